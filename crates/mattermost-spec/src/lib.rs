@@ -1,0 +1,21 @@
+//! The Mattermost OpenAPI spec as this project uses it: the pinned release and where its file is found
+//! ([`pinned`]), the document itself ([`document`]), the surface of its operations ([`surface`]), the
+//! project's declared overrides ([`overrides`]) and the repairs the spec needs before a client can be
+//! generated from it ([`repairs`]), and the report that compares another release with the one pinned
+//! ([`check`]).
+//!
+//! The crate is used twice: by the root package's `build.rs`, which normalizes the pinned spec and
+//! generates the typed client from it, and at run time by `mattermost-mcp overrides` and
+//! `mattermost-mcp spec-check`. Everything here is plain data and pure functions over
+//! `serde_json::Value`, so that both uses see exactly the same rules.
+
+pub mod check;
+pub mod document;
+pub mod overrides;
+pub mod pinned;
+pub mod repairs;
+pub mod surface;
+
+pub use overrides::{Overrides, Parameter, Repair};
+pub use repairs::{Edit, Normalized};
+pub use surface::{Location, Operation, Param, Surface};
