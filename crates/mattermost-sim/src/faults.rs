@@ -1,0 +1,96 @@
+//! Fault injection: per-route rules that make the simulator answer like a failing server or proxy.
+
+use std::time::Duration;
+
+use crate::router;
+
+/// What an injected fault does to a matching request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// 429 with the rate limiter's plain-text body `limit exceeded` and `Retry-After`,
+    /// `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` headers.
+    RateLimited { retry_after_secs: u64 },
+    /// That status (500/502/503/504, ...) with an AppError JSON body.
+    Status(u16),
+    /// Wait, then answer normally.
+    Delay(Duration),
+    /// Send the headers with the full Content-Length and part of the body, then close the connection.
+    CutMidBody,
+    /// 200 with a truncated (invalid) JSON body.
+    MalformedJson,
+    /// 502 with an HTML error page, like a reverse proxy in front of a dead server.
+    Html,
+    /// An HTML page with the given status (e.g. 200 from an SSO proxy's login page).
+    HtmlStatus(u16),
+}
+
+/// A fault rule. `path` is a route template as in the spec (`/api/v4/channels/{channel_id}/posts`)
+/// or an exact path; `method` None matches any method; `times` None = every matching request,
+/// Some(n) = the next n matching requests.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FaultRule {
+    pub method: Option<String>,
+    pub path: String,
+    pub fault: Fault,
+    pub times: Option<u32>,
+}
+
+impl FaultRule {
+    /// A rule for every request to `path` (any method).
+    pub fn always(path: &str, fault: Fault) -> FaultRule {
+        FaultRule {
+            method: None,
+            path: path.to_string(),
+            fault,
+            times: None,
+        }
+    }
+
+    /// A rule for the next `n` requests to `path` (any method).
+    pub fn times(path: &str, fault: Fault, n: u32) -> FaultRule {
+        FaultRule {
+            method: None,
+            path: path.to_string(),
+            fault,
+            times: Some(n),
+        }
+    }
+}
+
+/// The active rules and how many uses each has left.
+#[derive(Default)]
+pub(crate) struct Faults {
+    rules: Vec<FaultRule>,
+}
+
+impl Faults {
+    pub fn add(&mut self, rule: FaultRule) {
+        self.rules.push(rule);
+    }
+
+    pub fn clear(&mut self) {
+        self.rules.clear();
+    }
+
+    /// The fault for this request, if a rule matches (consuming one use of a counted rule).
+    pub fn take(&mut self, method: &str, path: &str, template: Option<&str>) -> Option<Fault> {
+        let idx = self.rules.iter().position(|r| {
+            r.method
+                .as_deref()
+                .is_none_or(|m| m.eq_ignore_ascii_case(method))
+                && (r.path == path
+                    || template.is_some_and(|t| router::same_template(&r.path, t))
+                    || router::template_matches(&r.path, path))
+                && r.times != Some(0)
+        })?;
+        let rule = &mut self.rules[idx];
+        let fault = rule.fault.clone();
+        if let Some(n) = rule.times.as_mut() {
+            *n -= 1;
+        }
+        if rule.times == Some(0) {
+            self.rules.remove(idx);
+        }
+        Some(fault)
+    }
+}

@@ -1,0 +1,559 @@
+//! The HTTP side: the hyper server loop, auth, the headers every API response carries, AppError
+//! JSON, faults applied on the wire, and the request log.
+
+use std::convert::Infallible;
+use std::future::Future;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::{Context, Poll};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use bytes::Bytes;
+use http_body_util::BodyExt;
+use hyper::body::{Body, Frame, Incoming, SizeHint};
+use hyper::{Request, Response};
+use hyper_util::rt::TokioIo;
+use serde_json::{Value, json};
+use tokio::net::TcpListener;
+
+use crate::faults::{Fault, Faults};
+use crate::ids::new_id;
+use crate::log::LoggedRequest;
+use crate::params::{self, paging};
+use crate::render::{BUILD_NUMBER, CONFIG_HASH, CURRENT_VERSION};
+use crate::rng::Rng;
+use crate::router;
+use crate::routes::Ctx;
+use crate::world::World;
+
+/// What the simulator shares between its connections and the test's [`crate::Sim`] handle.
+pub(crate) struct Shared {
+    pub world: Mutex<World>,
+    pub log: Mutex<Vec<LoggedRequest>>,
+    pub faults: Mutex<Faults>,
+    pub counter: AtomicU64,
+    pub addr: SocketAddr,
+}
+
+/// Lock a mutex even if a previous holder panicked (the data stays usable for tests).
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+pub(crate) fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+/// A Mattermost `model.AppError`.
+#[derive(Clone, Debug)]
+pub(crate) struct AppError {
+    pub status: u16,
+    pub id: String,
+    pub message: String,
+}
+
+impl AppError {
+    pub fn new(status: u16, id: &str, message: &str) -> AppError {
+        AppError {
+            status,
+            id: id.to_string(),
+            message: message.to_string(),
+        }
+    }
+
+    /// `SetInvalidURLParam`.
+    pub fn invalid_url_param(name: &str) -> AppError {
+        AppError::new(
+            400,
+            "api.context.invalid_url_param.app_error",
+            &format!("Invalid or missing {name} parameter in request URL."),
+        )
+    }
+
+    /// `SetInvalidParam` (used for query and body params alike).
+    pub fn invalid_param(name: &str) -> AppError {
+        AppError::new(
+            400,
+            "api.context.invalid_body_param.app_error",
+            &format!("Invalid or missing {name} in request body."),
+        )
+    }
+
+    /// `SetPermissionError`.
+    pub fn permission() -> AppError {
+        AppError::new(
+            403,
+            "api.context.permissions.app_error",
+            "You do not have the appropriate permissions.",
+        )
+    }
+
+    pub fn not_found(id: &str, message: &str) -> AppError {
+        AppError::new(404, id, message)
+    }
+
+    pub fn session_expired() -> AppError {
+        AppError::new(
+            401,
+            "api.context.session_expired.app_error",
+            "Invalid or expired session, please login again.",
+        )
+    }
+
+    pub fn json(&self, request_id: &str) -> Value {
+        json!({
+            "id": self.id,
+            "message": self.message,
+            "detailed_error": "",
+            "request_id": request_id,
+            "status_code": self.status
+        })
+    }
+}
+
+/// A handler's answer before the common headers are added.
+#[derive(Clone, Debug)]
+pub(crate) struct Reply {
+    pub status: u16,
+    pub content_type: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl Reply {
+    pub fn json(v: &Value) -> Reply {
+        let mut body = serde_json::to_vec(v).unwrap_or_default();
+        body.push(b'\n');
+        Reply {
+            status: 200,
+            content_type: "application/json".into(),
+            headers: Vec::new(),
+            body,
+        }
+    }
+
+    pub fn raw(status: u16, content_type: &str, body: Vec<u8>) -> Reply {
+        Reply {
+            status,
+            content_type: content_type.into(),
+            headers: Vec::new(),
+            body,
+        }
+    }
+
+    pub fn not_modified() -> Reply {
+        Reply {
+            status: 304,
+            content_type: "application/json".into(),
+            headers: Vec::new(),
+            body: Vec::new(),
+        }
+    }
+
+    pub fn header(mut self, name: &str, value: &str) -> Reply {
+        self.headers.push((name.to_string(), value.to_string()));
+        self
+    }
+}
+
+pub(crate) type HResult = Result<Reply, AppError>;
+
+/// A response body that can also break off mid-way (for [`Fault::CutMidBody`]).
+pub(crate) struct SimBody {
+    data: Option<Bytes>,
+    fail_after: bool,
+    /// Before failing, wait so that the head and the first part are flushed to the socket.
+    pause: Option<Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl SimBody {
+    fn full(b: Vec<u8>) -> SimBody {
+        SimBody {
+            data: if b.is_empty() {
+                None
+            } else {
+                Some(Bytes::from(b))
+            },
+            fail_after: false,
+            pause: None,
+        }
+    }
+
+    fn cut(part: Vec<u8>) -> SimBody {
+        SimBody {
+            data: Some(Bytes::from(part)),
+            fail_after: true,
+            pause: Some(Box::pin(tokio::time::sleep(
+                std::time::Duration::from_millis(50),
+            ))),
+        }
+    }
+}
+
+impl Body for SimBody {
+    type Data = Bytes;
+    type Error = std::io::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, std::io::Error>>> {
+        if let Some(d) = self.data.take() {
+            return Poll::Ready(Some(Ok(Frame::data(d))));
+        }
+        if let Some(p) = self.pause.as_mut() {
+            if p.as_mut().poll(cx).is_pending() {
+                return Poll::Pending;
+            }
+            self.pause = None;
+        }
+        if self.fail_after {
+            self.fail_after = false;
+            return Poll::Ready(Some(Err(std::io::Error::other(
+                "connection cut by fault injection",
+            ))));
+        }
+        Poll::Ready(None)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.data.is_none() && !self.fail_after
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        if self.fail_after {
+            SizeHint::default()
+        } else {
+            SizeHint::with_exact(self.data.as_ref().map(|d| d.len() as u64).unwrap_or(0))
+        }
+    }
+}
+
+/// Accept connections forever, one task per connection.
+pub(crate) async fn serve(listener: TcpListener, shared: Arc<Shared>) {
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            continue;
+        };
+        let shared = shared.clone();
+        tokio::spawn(async move {
+            let io = TokioIo::new(stream);
+            let svc = hyper::service::service_fn(move |req| handle(shared.clone(), req));
+            let _ = hyper::server::conn::http1::Builder::new()
+                .serve_connection(io, svc)
+                .await;
+        });
+    }
+}
+
+/// Where the token came from (`ParseAuthTokenFromRequest`).
+enum TokenSource {
+    None,
+    Header(String),
+    Query(String),
+}
+
+fn find_token(headers: &[(String, String)], query: &[(String, String)]) -> TokenSource {
+    let get = |n: &str| {
+        headers
+            .iter()
+            .find(|(k, _)| k == n)
+            .map(|(_, v)| v.as_str())
+    };
+    if let Some(cookie) = get("cookie") {
+        for part in cookie.split(';') {
+            if let Some(v) = part.trim().strip_prefix("MMAUTHTOKEN=") {
+                return TokenSource::Header(v.to_string());
+            }
+        }
+    }
+    if let Some(auth) = get("authorization") {
+        if auth.len() > 6 && auth.is_char_boundary(6) && auth[..6].eq_ignore_ascii_case("bearer") {
+            return TokenSource::Header(auth.get(7..).unwrap_or("").to_string());
+        }
+        if auth.len() > 5 && auth.is_char_boundary(5) && auth[..5].eq_ignore_ascii_case("token") {
+            return TokenSource::Header(auth.get(6..).unwrap_or("").to_string());
+        }
+    }
+    if let Some((_, t)) = query.iter().find(|(k, _)| k == "access_token")
+        && !t.is_empty()
+    {
+        return TokenSource::Query(t.clone());
+    }
+    TokenSource::None
+}
+
+fn truncate_token(t: &str) -> &str {
+    match t.char_indices().nth(50) {
+        Some((i, _)) => &t[..i],
+        None => t,
+    }
+}
+
+const NGINX_502: &str = "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx/1.25.3</center>\r\n</body>\r\n</html>\r\n";
+
+fn html_page(status: u16) -> String {
+    if status == 502 {
+        return NGINX_502.to_string();
+    }
+    format!(
+        "<!DOCTYPE html>\n<html><head><title>Sign in</title></head><body><h1>Single sign-on</h1>\
+         <p>Status {status}. Please sign in to continue.</p><form method=\"post\"><input name=\"user\"></form></body></html>\n"
+    )
+}
+
+async fn handle(
+    shared: Arc<Shared>,
+    req: Request<Incoming>,
+) -> Result<Response<SimBody>, Infallible> {
+    let method = req.method().as_str().to_string();
+    let path = req.uri().path().to_string();
+    let raw_query = req.uri().query().unwrap_or("").to_string();
+    let query = params::parse_query(&raw_query);
+    let headers: Vec<(String, String)> = req
+        .headers()
+        .iter()
+        .map(|(k, v)| {
+            (
+                k.as_str().to_ascii_lowercase(),
+                String::from_utf8_lossy(v.as_bytes()).into_owned(),
+            )
+        })
+        .collect();
+    let body = match req.into_body().collect().await {
+        Ok(b) => b.to_bytes().to_vec(),
+        Err(_) => Vec::new(),
+    };
+    let body_text = if body.is_empty() {
+        None
+    } else {
+        Some(String::from_utf8_lossy(&body).into_owned())
+    };
+
+    let n = shared.counter.fetch_add(1, Ordering::SeqCst);
+    let seed = lock(&shared.world).seed;
+    let mut req_rng = Rng::new(seed ^ 0x005E_ED0F_0EE5 ^ n.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let request_id = new_id(&mut req_rng);
+
+    let token = find_token(&headers, &query);
+    let username = match &token {
+        TokenSource::Header(t) | TokenSource::Query(t) => {
+            lock(&shared.world).token_username(truncate_token(t))
+        }
+        TokenSource::None => None,
+    };
+    let route = router::find(&method, &path);
+    let template = route.as_ref().map(|(r, _)| r.template);
+    let fault = lock(&shared.faults).take(&method, &path, template);
+
+    let mut reply: Option<Reply> = None;
+    let mut cut = false;
+    let mut malformed = false;
+    let mut plain = false;
+    match fault {
+        Some(Fault::RateLimited { retry_after_secs }) => {
+            let s = retry_after_secs.to_string();
+            reply = Some(
+                Reply::raw(
+                    429,
+                    "text/plain; charset=utf-8",
+                    b"limit exceeded\n".to_vec(),
+                )
+                .header("X-Content-Type-Options", "nosniff")
+                .header("X-RateLimit-Limit", "101")
+                .header("X-RateLimit-Remaining", "0")
+                .header("X-RateLimit-Reset", &s)
+                .header("Retry-After", &s),
+            );
+            plain = true;
+        }
+        Some(Fault::Status(code)) => {
+            let err = if code == 503 {
+                AppError::new(
+                    503,
+                    "api.context.server_busy.app_error",
+                    "Server is busy, non-critical services are temporarily unavailable.",
+                )
+            } else {
+                AppError::new(
+                    code,
+                    "api.context.server_error.app_error",
+                    "An internal server error occurred.",
+                )
+            };
+            let mut r = Reply::json(&err.json(&request_id));
+            r.status = code;
+            reply = Some(r);
+        }
+        Some(Fault::Delay(d)) => tokio::time::sleep(d).await,
+        Some(Fault::CutMidBody) => cut = true,
+        Some(Fault::MalformedJson) => malformed = true,
+        Some(Fault::Html) => {
+            reply = Some(Reply::raw(502, "text/html", html_page(502).into_bytes()));
+            plain = true;
+        }
+        Some(Fault::HtmlStatus(code)) => {
+            reply = Some(Reply::raw(
+                code,
+                "text/html; charset=utf-8",
+                html_page(code).into_bytes(),
+            ));
+            plain = true;
+        }
+        None => {}
+    }
+
+    let reply = match reply {
+        Some(r) => r,
+        None => {
+            let site_url = format!("http://{}", shared.addr);
+            let mut world = lock(&shared.world);
+            let result = process(
+                &mut world,
+                &method,
+                route,
+                &query,
+                &headers,
+                &body,
+                &token,
+                req_rng,
+                &site_url,
+                &request_id,
+            );
+            drop(world);
+            match result {
+                Ok(r) => r,
+                Err(e) => {
+                    let mut r = Reply::json(&e.json(&request_id));
+                    r.status = e.status;
+                    r
+                }
+            }
+        }
+    };
+
+    let mut reply = reply;
+    if malformed {
+        reply.status = 200;
+        reply.content_type = "application/json".into();
+        let keep = (reply.body.len() / 2).max(1);
+        reply.body.truncate(keep);
+        if serde_json::from_slice::<Value>(&reply.body).is_ok() || reply.body.len() < 2 {
+            reply.body = b"{\"order\":[\"".to_vec();
+        }
+    }
+
+    let mut builder = Response::builder().status(reply.status);
+    if !plain {
+        builder = builder.header("X-Request-Id", &request_id).header(
+            "X-Version-Id",
+            format!("{CURRENT_VERSION}.{BUILD_NUMBER}.{CONFIG_HASH}.false"),
+        );
+        if method == "GET" {
+            builder = builder.header("Expires", "0");
+        }
+    }
+    if reply.status != 304 || !reply.content_type.is_empty() {
+        builder = builder.header("Content-Type", &reply.content_type);
+    }
+    for (k, v) in &reply.headers {
+        builder = builder.header(k.as_str(), v.as_str());
+    }
+    let status = reply.status;
+    let body = if cut && reply.body.len() > 1 {
+        let full = reply.body.len();
+        builder = builder.header("Content-Length", full.to_string());
+        let half = reply.body[..full / 2].to_vec();
+        SimBody::cut(half)
+    } else {
+        SimBody::full(reply.body)
+    };
+
+    let log_headers = headers
+        .iter()
+        .map(|(k, v)| {
+            let redacted = k == "authorization" || (k == "cookie" && v.contains("MMAUTHTOKEN"));
+            (
+                k.clone(),
+                if redacted {
+                    "<redacted>".to_string()
+                } else {
+                    v.clone()
+                },
+            )
+        })
+        .collect();
+    lock(&shared.log).push(LoggedRequest {
+        method,
+        path,
+        query,
+        body: body_text,
+        status,
+        username,
+        headers: log_headers,
+    });
+
+    let resp = builder
+        .body(body)
+        .unwrap_or_else(|_| Response::new(SimBody::full(Vec::new())));
+    Ok(resp)
+}
+
+/// Route, authenticate and run the handler, under the world lock.
+#[allow(clippy::too_many_arguments)]
+fn process(
+    world: &mut World,
+    method: &str,
+    route: Option<(&'static router::Route, Vec<(&'static str, String)>)>,
+    query: &[(String, String)],
+    headers: &[(String, String)],
+    body: &[u8],
+    token: &TokenSource,
+    rng: Rng,
+    site_url: &str,
+    request_id: &str,
+) -> HResult {
+    let Some((route, path_params)) = route else {
+        return Err(AppError::not_found(
+            "api.context.404.app_error",
+            "Sorry, we could not find the page.",
+        ));
+    };
+    let me = match token {
+        TokenSource::Header(t) => world.session_user(truncate_token(t)),
+        TokenSource::Query(_) if !route.public => {
+            return Err(AppError::new(
+                401,
+                "api.context.token_provided.app_error",
+                "Session is not OAuth but token was provided in the query string.",
+            ));
+        }
+        _ => None,
+    };
+    let me = match me {
+        Some(m) => m,
+        None if route.public => String::new(),
+        None => return Err(AppError::session_expired()),
+    };
+    let has_user_id = route.template.contains("{user_id}");
+    let is_channel_members = route.template == "/api/v4/users/{user_id}/channel_members";
+    let mut ctx = Ctx {
+        w: world,
+        me,
+        method: method.to_string(),
+        params: path_params,
+        query,
+        headers,
+        body,
+        rng,
+        paging: paging(query, has_user_id, is_channel_members),
+        site_url: site_url.to_string(),
+        request_id: request_id.to_string(),
+    };
+    (route.handler)(&mut ctx)
+}

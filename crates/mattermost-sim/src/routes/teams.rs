@@ -1,0 +1,147 @@
+//! Teams: the user's teams, by id, by name, members, all teams (notes §9).
+
+use serde_json::json;
+
+use super::{Ctx, array, page_slice, team_not_found};
+use crate::http::{AppError, HResult, Reply};
+use crate::params::parse_bool;
+use crate::render;
+use crate::world::{Team, TeamMember};
+
+/// Open teams are readable by anyone; invite-only ones need membership (`PermissionViewTeam`).
+fn readable(ctx: &Ctx, t: &Team) -> bool {
+    (t.open && t.delete_at == 0) || ctx.w.can_view_team(&ctx.me, &t.id)
+}
+
+/// GET /api/v4/users/{user_id}/teams — every active membership in a non-deleted team,
+/// `ORDER BY DisplayName` (ties in any order).
+pub(crate) fn for_user(ctx: &mut Ctx) -> HResult {
+    let uid = ctx.require_id("user_id")?;
+    ctx.require_self_or_admin(&uid)?;
+    let mut teams: Vec<Team> = ctx
+        .w
+        .teams
+        .iter()
+        .filter(|t| t.delete_at == 0 && ctx.w.is_team_member(&t.id, &uid))
+        .cloned()
+        .collect();
+    ctx.rng
+        .sort_ties_shuffled(&mut teams, |t| t.display_name.clone());
+    Ok(array(teams.iter().map(render::team).collect()))
+}
+
+/// GET /api/v4/users/{user_id}/teams/members
+pub(crate) fn members_for_user(ctx: &mut Ctx) -> HResult {
+    let uid = ctx.require_id("user_id")?;
+    ctx.require_self_or_admin(&uid)?;
+    let members: Vec<TeamMember> = ctx
+        .w
+        .team_members
+        .iter()
+        .filter(|m| m.user_id == uid && m.delete_at == 0)
+        .cloned()
+        .collect();
+    Ok(array(
+        members
+            .iter()
+            .map(|m| render::team_member(m, false))
+            .collect(),
+    ))
+}
+
+/// GET /api/v4/teams/{team_id}
+pub(crate) fn get(ctx: &mut Ctx) -> HResult {
+    let id = ctx.require_id("team_id")?;
+    let t = ctx
+        .w
+        .teams
+        .iter()
+        .find(|t| t.id == id)
+        .cloned()
+        .ok_or_else(team_not_found)?;
+    if !readable(ctx, &t) {
+        return Err(AppError::permission());
+    }
+    Ok(Reply::json(&render::team(&t)))
+}
+
+/// GET /api/v4/teams/name/{team_name}
+pub(crate) fn by_name(ctx: &mut Ctx) -> HResult {
+    let name = ctx.var("team_name");
+    let t = ctx
+        .w
+        .teams
+        .iter()
+        .find(|t| t.name == name)
+        .cloned()
+        .ok_or_else(|| {
+            AppError::not_found(
+                "app.team.get_by_name.missing.app_error",
+                "Unable to find the existing team.",
+            )
+        })?;
+    if !readable(ctx, &t) {
+        return Err(AppError::permission());
+    }
+    Ok(Reply::json(&render::team(&t)))
+}
+
+/// GET /api/v4/teams/{team_id}/members — OFFSET paging, `ORDER BY UserId` (or `Username` with
+/// `sort=Username`); `exclude_deleted_users`.
+pub(crate) fn members(ctx: &mut Ctx) -> HResult {
+    let id = ctx.require_id("team_id")?;
+    if !ctx.w.can_view_team(&ctx.me, &id) {
+        return Err(AppError::permission());
+    }
+    let exclude_deleted = parse_bool(ctx.q("exclude_deleted_users"));
+    let mut members: Vec<TeamMember> = ctx
+        .w
+        .team_members
+        .iter()
+        .filter(|m| m.team_id == id && m.delete_at == 0)
+        .filter(|m| {
+            !exclude_deleted
+                || ctx
+                    .w
+                    .user_by_id(&m.user_id)
+                    .is_some_and(|u| u.delete_at == 0)
+        })
+        .cloned()
+        .collect();
+    match ctx.q("sort") {
+        Some("Username") => members.sort_by_key(|m| {
+            ctx.w
+                .user_by_id(&m.user_id)
+                .map(|u| u.username.clone())
+                .unwrap_or_default()
+        }),
+        Some("") | None => members.sort_by(|a, b| a.user_id.cmp(&b.user_id)),
+        Some(_) => return Err(AppError::invalid_url_param("sort")),
+    }
+    let page = page_slice(&members, ctx.paging.page, ctx.paging.per_page);
+    Ok(array(
+        page.iter().map(|m| render::team_member(m, false)).collect(),
+    ))
+}
+
+/// GET /api/v4/teams — `ORDER BY DisplayName` only (ties in any order), OFFSET paging, archived
+/// teams not filtered out; a regular user sees the open teams, an admin all of them.
+pub(crate) fn list(ctx: &mut Ctx) -> HResult {
+    let admin = ctx.is_admin();
+    let mut teams: Vec<Team> = ctx
+        .w
+        .teams
+        .iter()
+        .filter(|t| admin || t.open)
+        .cloned()
+        .collect();
+    ctx.rng
+        .sort_ties_shuffled(&mut teams, |t| t.display_name.clone());
+    let total = teams.len();
+    let page = page_slice(&teams, ctx.paging.page, ctx.paging.per_page);
+    let items: Vec<_> = page.iter().map(render::team).collect();
+    if parse_bool(ctx.q("include_total_count")) {
+        return Ok(Reply::json(&json!({"teams": items, "total_count": total})));
+    }
+    Ok(array(items))
+}

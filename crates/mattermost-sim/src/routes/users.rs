@@ -1,0 +1,371 @@
+//! Users: me/by id, by ids, by usernames, by email, search, list, autocomplete, statuses (notes §7, §9).
+
+use serde_json::{Value, json};
+
+use super::{Ctx, array, page_slice, user_not_found};
+use crate::http::{AppError, HResult, Reply};
+use crate::ids::is_valid_id;
+use crate::params::{atoi, parse_bool};
+use crate::render;
+use crate::world::User;
+
+fn render_user(ctx: &Ctx, u: &User) -> Value {
+    render::user(u, u.id == ctx.me)
+}
+
+/// GET /api/v4/users/{user_id} (`me` allowed).
+pub(crate) fn get(ctx: &mut Ctx) -> HResult {
+    let id = ctx.require_id("user_id")?;
+    let u = ctx.w.user_by_id(&id).ok_or_else(user_not_found)?;
+    let etag = render::etag(&[u.update_at.to_string(), (u.id == ctx.me).to_string()]);
+    if ctx.etag_matches(&etag) {
+        return Ok(Reply::not_modified());
+    }
+    Ok(Reply::json(&render_user(ctx, u)).header("ETag", &etag))
+}
+
+/// GET /api/v4/users/username/{username}
+pub(crate) fn by_username(ctx: &mut Ctx) -> HResult {
+    let name = ctx.var("username");
+    let u = ctx.w.users.iter().find(|u| u.username == name).ok_or_else(|| {
+        AppError::not_found("app.user.get_by_username.app_error", "Unable to find an existing account matching your username for this team. This team may require an invite from the team owner to join.")
+    })?;
+    Ok(Reply::json(&render_user(ctx, u)))
+}
+
+/// GET /api/v4/users/email/{email}
+pub(crate) fn by_email(ctx: &mut Ctx) -> HResult {
+    let email = ctx.var("email").to_lowercase();
+    if !email.contains('@') {
+        return Err(AppError::invalid_param("email"));
+    }
+    let u = ctx
+        .w
+        .users
+        .iter()
+        .find(|u| u.email.to_lowercase() == email)
+        .ok_or_else(user_not_found)?;
+    Ok(Reply::json(&render_user(ctx, u)))
+}
+
+fn string_array(body: &[u8]) -> Option<Vec<String>> {
+    let v: Value = serde_json::from_slice(body).ok()?;
+    let a = v.as_array()?;
+    Some(
+        a.iter()
+            .filter_map(|x| x.as_str().map(|s| s.to_string()))
+            .collect(),
+    )
+}
+
+/// POST /api/v4/users/ids — unknown ids are left out; `ORDER BY Username`.
+pub(crate) fn by_ids(ctx: &mut Ctx) -> HResult {
+    let ids = string_array(ctx.body).unwrap_or_default();
+    if ids.is_empty() {
+        return Err(AppError::invalid_param("user_ids"));
+    }
+    let since = ctx.q("since").and_then(atoi).unwrap_or(0);
+    let mut users: Vec<&User> = ctx
+        .w
+        .users
+        .iter()
+        .filter(|u| ids.contains(&u.id) && (since == 0 || u.update_at > since))
+        .collect();
+    users.sort_by(|a, b| a.username.cmp(&b.username));
+    Ok(array(users.iter().map(|u| render_user(ctx, u)).collect()))
+}
+
+/// POST /api/v4/users/usernames
+pub(crate) fn by_usernames(ctx: &mut Ctx) -> HResult {
+    let names = string_array(ctx.body).unwrap_or_default();
+    if names.is_empty() {
+        return Err(AppError::invalid_param("usernames"));
+    }
+    let mut users: Vec<&User> = ctx
+        .w
+        .users
+        .iter()
+        .filter(|u| names.contains(&u.username))
+        .collect();
+    users.sort_by(|a, b| a.username.cmp(&b.username));
+    Ok(array(users.iter().map(|u| render_user(ctx, u)).collect()))
+}
+
+/// Each whitespace-separated word must prefix-match the username, a name, the nickname or the email.
+fn matches_term(u: &User, term: &str) -> bool {
+    let term = term.trim_start_matches('@').to_lowercase();
+    term.split_whitespace().all(|w| {
+        [
+            &u.username,
+            &u.first_name,
+            &u.last_name,
+            &u.nickname,
+            &u.email,
+        ]
+        .iter()
+        .any(|f| f.to_lowercase().starts_with(w))
+    })
+}
+
+fn in_channel(ctx: &Ctx, channel_id: &str, user_id: &str) -> bool {
+    ctx.w.member(channel_id, user_id).is_some()
+}
+
+/// POST /api/v4/users/search — no paging; `limit` 0 → 100, negative or above 1000 → 400;
+/// `ORDER BY Username ASC LIMIT limit`; inactive users only with `allow_inactive`.
+pub(crate) fn search(ctx: &mut Ctx) -> HResult {
+    let Some(body) = ctx.json_body().filter(|b| b.is_object()) else {
+        return Err(AppError::invalid_param("search"));
+    };
+    let s = |k: &str| {
+        body.get(k)
+            .and_then(|v| v.as_str())
+            .unwrap_or("")
+            .to_string()
+    };
+    let b = |k: &str| body.get(k).and_then(|v| v.as_bool()).unwrap_or(false);
+    let term = s("term");
+    if term.is_empty() {
+        return Err(AppError::invalid_param("term"));
+    }
+    let team_id = s("team_id");
+    let not_in_team = s("not_in_team_id");
+    let in_channel_id = s("in_channel_id");
+    let not_in_channel = s("not_in_channel_id");
+    if !not_in_channel.is_empty() && team_id.is_empty() {
+        return Err(AppError::invalid_param("team_id"));
+    }
+    let limit = match body.get("limit") {
+        None | Some(Value::Null) => 0,
+        Some(v) => match v.as_i64() {
+            Some(n) => n,
+            None => return Err(AppError::invalid_param("limit")),
+        },
+    };
+    if !(0..=1000).contains(&limit) {
+        return Err(AppError::invalid_param("limit"));
+    }
+    let limit = if limit == 0 { 100 } else { limit };
+    let allow_inactive = b("allow_inactive");
+    let without_team = b("without_team");
+    let mut users: Vec<User> = ctx
+        .w
+        .users
+        .iter()
+        .filter(|u| matches_term(u, &term))
+        .filter(|u| allow_inactive || u.delete_at == 0)
+        .filter(|u| team_id.is_empty() || ctx.w.is_team_member(&team_id, &u.id))
+        .filter(|u| not_in_team.is_empty() || !ctx.w.is_team_member(&not_in_team, &u.id))
+        .filter(|u| in_channel_id.is_empty() || in_channel(ctx, &in_channel_id, &u.id))
+        .filter(|u| not_in_channel.is_empty() || !in_channel(ctx, &not_in_channel, &u.id))
+        .filter(|u| {
+            !without_team
+                || !ctx
+                    .w
+                    .team_members
+                    .iter()
+                    .any(|m| m.user_id == u.id && m.delete_at == 0)
+        })
+        .cloned()
+        .collect();
+    users.sort_by(|a, b| a.username.cmp(&b.username));
+    users.truncate(limit as usize);
+    Ok(array(users.iter().map(|u| render_user(ctx, u)).collect()))
+}
+
+/// GET /api/v4/users — `Username ASC` (or the sort asked for), OFFSET page·per_page.
+/// `active=true&inactive=true` writes the list and then appends a 400 AppError to the same 200 body.
+pub(crate) fn list(ctx: &mut Ctx) -> HResult {
+    let in_team = ctx.q("in_team").unwrap_or("").to_string();
+    let not_in_team = ctx.q("not_in_team").unwrap_or("").to_string();
+    let in_channel_id = ctx.q("in_channel").unwrap_or("").to_string();
+    let not_in_channel = ctx.q("not_in_channel").unwrap_or("").to_string();
+    let without_team = parse_bool(ctx.q("without_team"));
+    let active = parse_bool(ctx.q("active"));
+    let inactive = parse_bool(ctx.q("inactive"));
+    let sort = ctx.q("sort").unwrap_or("").to_string();
+    if !not_in_channel.is_empty() && in_team.is_empty() {
+        return Err(AppError::invalid_param("team_id"));
+    }
+    for (name, v) in [
+        ("in_team", &in_team),
+        ("not_in_team", &not_in_team),
+        ("in_channel", &in_channel_id),
+        ("not_in_channel", &not_in_channel),
+    ] {
+        if !v.is_empty() && !is_valid_id(v) {
+            return Err(AppError::invalid_param(name));
+        }
+    }
+    let sort_ok = match sort.as_str() {
+        "" => true,
+        "last_activity_at" | "create_at" => {
+            !in_team.is_empty() && in_channel_id.is_empty() && not_in_team.is_empty()
+        }
+        "status" | "admin" => !in_channel_id.is_empty(),
+        "display_name" => false,
+        _ => false,
+    };
+    if !sort_ok {
+        return Err(AppError::invalid_url_param("sort"));
+    }
+    let mut users: Vec<User> = ctx
+        .w
+        .users
+        .iter()
+        .filter(|u| in_team.is_empty() || ctx.w.is_team_member(&in_team, &u.id))
+        .filter(|u| not_in_team.is_empty() || !ctx.w.is_team_member(&not_in_team, &u.id))
+        .filter(|u| in_channel_id.is_empty() || in_channel(ctx, &in_channel_id, &u.id))
+        .filter(|u| not_in_channel.is_empty() || !in_channel(ctx, &not_in_channel, &u.id))
+        .filter(|u| {
+            !without_team
+                || !ctx
+                    .w
+                    .team_members
+                    .iter()
+                    .any(|m| m.user_id == u.id && m.delete_at == 0)
+        })
+        .filter(|u| !active || inactive || u.delete_at == 0)
+        .filter(|u| !inactive || active || u.delete_at != 0)
+        .cloned()
+        .collect();
+    let status_rank = |id: &str| match ctx
+        .w
+        .statuses
+        .iter()
+        .find(|s| s.user_id == id)
+        .map(|s| s.status.as_str())
+    {
+        Some("online") => 0,
+        Some("away") => 1,
+        Some("dnd") => 2,
+        _ => 3,
+    };
+    match sort.as_str() {
+        "last_activity_at" => users.sort_by(|a, b| {
+            b.last_activity_at
+                .cmp(&a.last_activity_at)
+                .then(a.username.cmp(&b.username))
+        }),
+        "create_at" => users.sort_by(|a, b| {
+            b.create_at
+                .cmp(&a.create_at)
+                .then(a.username.cmp(&b.username))
+        }),
+        "status" => users.sort_by(|a, b| {
+            status_rank(&a.id)
+                .cmp(&status_rank(&b.id))
+                .then(a.username.cmp(&b.username))
+        }),
+        _ => users.sort_by(|a, b| a.username.cmp(&b.username)),
+    }
+    let page = page_slice(&users, ctx.paging.page, ctx.paging.per_page);
+    let list = Value::Array(page.iter().map(|u| render_user(ctx, u)).collect());
+    let mut reply = Reply::json(&list);
+    if active && inactive {
+        let err = AppError::invalid_param("active");
+        let mut tail = serde_json::to_vec(&err.json(&ctx.request_id)).unwrap_or_default();
+        tail.push(b'\n');
+        reply.body.extend(tail);
+    }
+    Ok(reply)
+}
+
+/// GET /api/v4/users/autocomplete — `limit` missing → 100, above 1000 clamped, not an integer → 0;
+/// `in_channel` without `in_team` → 500.
+pub(crate) fn autocomplete(ctx: &mut Ctx) -> HResult {
+    let in_team = ctx.q("in_team").unwrap_or("").to_string();
+    let in_channel_id = ctx.q("in_channel").unwrap_or("").to_string();
+    let name = ctx.q("name").unwrap_or("").to_string();
+    let limit = match ctx.q("limit") {
+        None => 100,
+        Some(s) => atoi(s).unwrap_or(0).min(1000),
+    };
+    if !in_channel_id.is_empty() && in_team.is_empty() {
+        return Err(AppError::new(
+            500,
+            "api.user.autocomplete_users.missing_team_id.app_error",
+            "Team id parameter is required to autocomplete by channel.",
+        ));
+    }
+    let matches = |u: &&User| u.delete_at == 0 && (name.is_empty() || matches_term(u, &name));
+    let take = |mut v: Vec<&User>| -> Vec<Value> {
+        v.sort_by(|a, b| a.username.cmp(&b.username));
+        v.into_iter()
+            .take(limit.max(0) as usize)
+            .map(|u| render_user(ctx, u))
+            .collect()
+    };
+    let out = if !in_channel_id.is_empty() {
+        let inside: Vec<&User> = ctx
+            .w
+            .users
+            .iter()
+            .filter(matches)
+            .filter(|u| in_channel(ctx, &in_channel_id, &u.id))
+            .collect();
+        let outside: Vec<&User> = ctx
+            .w
+            .users
+            .iter()
+            .filter(matches)
+            .filter(|u| {
+                !in_channel(ctx, &in_channel_id, &u.id) && ctx.w.is_team_member(&in_team, &u.id)
+            })
+            .collect();
+        json!({"users": take(inside), "out_of_channel": take(outside)})
+    } else if !in_team.is_empty() {
+        let v: Vec<&User> = ctx
+            .w
+            .users
+            .iter()
+            .filter(matches)
+            .filter(|u| ctx.w.is_team_member(&in_team, &u.id))
+            .collect();
+        json!({"users": take(v)})
+    } else {
+        let v: Vec<&User> = ctx.w.users.iter().filter(matches).collect();
+        json!({"users": take(v)})
+    };
+    Ok(Reply::json(&out))
+}
+
+fn status_json(ctx: &Ctx, id: &str) -> Value {
+    match ctx.w.statuses.iter().find(|s| s.user_id == id) {
+        Some(s) => render::status(s),
+        None => {
+            json!({"user_id": id, "status": "offline", "manual": false, "last_activity_at": 0, "dnd_end_time": 0})
+        }
+    }
+}
+
+/// POST /api/v4/users/status/ids — empty array or an id that is not 26 characters → 400;
+/// duplicates removed; unknown ids answered with synthetic `offline` statuses.
+pub(crate) fn statuses_by_ids(ctx: &mut Ctx) -> HResult {
+    let ids = string_array(ctx.body).unwrap_or_default();
+    if ids.is_empty() || ids.iter().any(|i| i.len() != 26) {
+        return Err(AppError::invalid_param("user_ids"));
+    }
+    let mut seen = Vec::<String>::new();
+    for i in ids {
+        if !seen.contains(&i) {
+            seen.push(i);
+        }
+    }
+    // cached (known) statuses first, then the rest
+    let (known, unknown): (Vec<String>, Vec<String>) = seen
+        .into_iter()
+        .partition(|i| ctx.w.statuses.iter().any(|s| &s.user_id == i));
+    let out: Vec<Value> = known
+        .iter()
+        .chain(unknown.iter())
+        .map(|i| status_json(ctx, i))
+        .collect();
+    Ok(array(out))
+}
+
+/// GET /api/v4/users/{user_id}/status
+pub(crate) fn status(ctx: &mut Ctx) -> HResult {
+    let id = ctx.require_id("user_id")?;
+    Ok(Reply::json(&status_json(ctx, &id)))
+}

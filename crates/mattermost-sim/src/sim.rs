@@ -1,0 +1,127 @@
+//! `Sim`: a running simulator on 127.0.0.1 with its change handle, request log and fault controls.
+
+use std::net::SocketAddr;
+use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, Mutex};
+
+use tokio::net::TcpListener;
+use tokio::task::JoinHandle;
+
+use crate::faults::{FaultRule, Faults};
+use crate::http::{self, Shared, lock};
+use crate::log::LoggedRequest;
+use crate::world::World;
+
+/// A running simulator. Dropping it stops accepting connections.
+pub struct Sim {
+    shared: Arc<Shared>,
+    addr: SocketAddr,
+    task: JoinHandle<()>,
+}
+
+impl Sim {
+    /// Bind 127.0.0.1 on a random port and serve `world` on the current tokio runtime.
+    pub async fn start(world: World) -> std::io::Result<Sim> {
+        let listener = TcpListener::bind("127.0.0.1:0").await?;
+        let addr = listener.local_addr()?;
+        let shared = Arc::new(Shared {
+            world: Mutex::new(world),
+            log: Mutex::new(Vec::new()),
+            faults: Mutex::new(Faults::default()),
+            counter: AtomicU64::new(0),
+            addr,
+        });
+        let task = tokio::spawn(http::serve(listener, shared.clone()));
+        Ok(Sim { shared, addr, task })
+    }
+
+    /// Like [`Sim::start`], but on a runtime of its own in a background thread, so that it keeps
+    /// answering while the caller blocks (e.g. waits on a child process with `std::process`, or
+    /// runs on a current-thread runtime that is busy). Works outside any tokio runtime too.
+    pub fn start_detached(world: World) -> std::io::Result<Sim> {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::Builder::new()
+            .name("mattermost-sim".into())
+            .spawn(move || {
+                let rt = match tokio::runtime::Builder::new_multi_thread()
+                    .worker_threads(2)
+                    .enable_all()
+                    .build()
+                {
+                    Ok(rt) => rt,
+                    Err(e) => {
+                        let _ = tx.send(Err(e));
+                        return;
+                    }
+                };
+                rt.block_on(async move {
+                    match Sim::start(world).await {
+                        Ok(sim) => {
+                            let done = sim.task.abort_handle();
+                            let _ = tx.send(Ok(sim));
+                            // keep the runtime alive until the server task is aborted (Sim dropped)
+                            while !done.is_finished() {
+                                tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+                            }
+                        }
+                        Err(e) => {
+                            let _ = tx.send(Err(e));
+                        }
+                    }
+                });
+            })?;
+        rx.recv()
+            .map_err(|_| std::io::Error::other("the simulator thread stopped"))?
+    }
+
+    /// The server root, e.g. `http://127.0.0.1:41234` (routes are under `/api/v4`).
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// The bearer token of a user of the world.
+    pub fn token(&self, username: &str) -> String {
+        lock(&self.shared.world).token(username)
+    }
+
+    /// Change the world while the server runs (the same lock the handlers take), e.g. to post,
+    /// edit, delete, save, follow or mark read while a reader pages.
+    pub fn with_world<R>(&self, f: impl FnOnce(&mut World) -> R) -> R {
+        let mut w = lock(&self.shared.world);
+        f(&mut w)
+    }
+
+    /// The simulator's clock: real time in milliseconds.
+    pub fn now_ms(&self) -> i64 {
+        http::now_ms()
+    }
+
+    /// Every request received so far, in arrival order.
+    pub fn log(&self) -> Vec<LoggedRequest> {
+        lock(&self.shared.log).clone()
+    }
+
+    pub fn clear_log(&self) {
+        lock(&self.shared.log).clear();
+    }
+
+    /// Add a fault rule (rules are tried in the order added).
+    pub fn inject(&self, rule: FaultRule) {
+        lock(&self.shared.faults).add(rule);
+    }
+
+    pub fn clear_faults(&self) {
+        lock(&self.shared.faults).clear();
+    }
+
+    /// That user's token now gets 401 `api.context.session_expired.app_error`.
+    pub fn expire_token(&self, username: &str) {
+        lock(&self.shared.world).expire_token(username);
+    }
+}
+
+impl Drop for Sim {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}

@@ -1,0 +1,1160 @@
+//! The simulated workspace: teams, users, channels, posts and the rest, with the seeding API tests use.
+//!
+//! Every change goes through these methods so that side effects match the real server's store
+//! (an edit inserts a history row, a reply bumps its root's `UpdateAt`, a reaction bumps the post, ...).
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::{Map, Value};
+
+use crate::ids::{group_name, new_id};
+use crate::rng::Rng;
+
+/// The kind of a team channel created with [`World::channel`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChannelKind {
+    Public,
+    Private,
+}
+
+/// Base of the logical clock used for creation times of teams, users and channels.
+const CLOCK_BASE: i64 = 1_600_000_000_000;
+
+#[derive(Clone, Debug)]
+pub(crate) struct Team {
+    pub id: String,
+    pub name: String,
+    pub display_name: String,
+    pub open: bool,
+    pub create_at: i64,
+    pub update_at: i64,
+    pub delete_at: i64,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct User {
+    pub id: String,
+    pub username: String,
+    pub first_name: String,
+    pub last_name: String,
+    pub nickname: String,
+    pub email: String,
+    pub position: String,
+    pub roles: String,
+    pub is_bot: bool,
+    pub bot_description: String,
+    pub create_at: i64,
+    pub update_at: i64,
+    pub delete_at: i64,
+    pub last_activity_at: i64,
+}
+
+impl User {
+    pub fn is_admin(&self) -> bool {
+        self.roles.split_whitespace().any(|r| r == "system_admin")
+    }
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Channel {
+    pub id: String,
+    pub team_id: String,
+    /// "O", "P", "D" or "G".
+    pub kind: &'static str,
+    pub name: String,
+    pub display_name: String,
+    pub header: String,
+    pub purpose: String,
+    pub creator_id: String,
+    pub create_at: i64,
+    pub update_at: i64,
+    pub delete_at: i64,
+    pub last_post_at: i64,
+    pub last_root_post_at: i64,
+    pub total_msg_count: i64,
+    pub total_msg_count_root: i64,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct TeamMember {
+    pub team_id: String,
+    pub user_id: String,
+    pub delete_at: i64,
+    pub create_at: i64,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct ChannelMember {
+    pub channel_id: String,
+    pub user_id: String,
+    pub last_viewed_at: i64,
+    pub msg_count: i64,
+    pub msg_count_root: i64,
+    pub mention_count: i64,
+    pub last_update_at: i64,
+    pub admin: bool,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Post {
+    pub id: String,
+    pub create_at: i64,
+    pub update_at: i64,
+    pub edit_at: i64,
+    pub delete_at: i64,
+    pub is_pinned: bool,
+    pub user_id: String,
+    pub channel_id: String,
+    pub root_id: String,
+    pub original_id: String,
+    pub message: String,
+    pub kind: String,
+    pub props: Map<String, Value>,
+    pub hashtags: String,
+    pub file_ids: Vec<String>,
+    pub has_reactions: bool,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Reaction {
+    pub user_id: String,
+    pub post_id: String,
+    pub channel_id: String,
+    pub emoji_name: String,
+    pub create_at: i64,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct FileInfo {
+    pub id: String,
+    pub creator_id: String,
+    pub post_id: String,
+    pub channel_id: String,
+    pub create_at: i64,
+    pub update_at: i64,
+    pub delete_at: i64,
+    pub name: String,
+    pub extension: String,
+    pub mime_type: String,
+    pub content: Vec<u8>,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct ThreadMembership {
+    pub user_id: String,
+    pub post_id: String,
+    pub following: bool,
+    pub last_viewed: i64,
+    pub last_updated: i64,
+    pub unread_mentions: i64,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Draft {
+    pub user_id: String,
+    pub channel_id: String,
+    pub root_id: String,
+    pub message: String,
+    pub create_at: i64,
+    pub update_at: i64,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Emoji {
+    pub id: String,
+    pub creator_id: String,
+    pub name: String,
+    pub create_at: i64,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Status {
+    pub user_id: String,
+    pub status: String,
+    pub manual: bool,
+    pub last_activity_at: i64,
+}
+
+/// Server settings the simulated handlers consult.
+#[derive(Clone, Debug)]
+pub(crate) struct Settings {
+    pub enable_custom_emoji: bool,
+    pub allow_synced_drafts: bool,
+}
+
+/// Thread data derived from the posts (the real server keeps it in the Threads table).
+#[derive(Clone, Debug)]
+pub(crate) struct ThreadInfo {
+    pub reply_count: i64,
+    pub last_reply_at: i64,
+    pub participants: Vec<String>,
+    pub delete_at: i64,
+}
+
+/// The simulated Mattermost's data. Build one with [`World::new`] and the seeding methods, or take
+/// [`World::demo`]; then hand it to [`crate::Sim::start`].
+#[derive(Clone, Debug)]
+pub struct World {
+    pub(crate) seed: u64,
+    rng: Rng,
+    clock: i64,
+    pub(crate) teams: Vec<Team>,
+    pub(crate) users: Vec<User>,
+    pub(crate) channels: Vec<Channel>,
+    pub(crate) team_members: Vec<TeamMember>,
+    pub(crate) channel_members: Vec<ChannelMember>,
+    pub(crate) posts: Vec<Post>,
+    post_index: HashMap<String, usize>,
+    pub(crate) reactions: Vec<Reaction>,
+    pub(crate) files: Vec<FileInfo>,
+    /// `flagged_post` preferences: (user id, post id), in the order they were saved.
+    pub(crate) flagged: Vec<(String, String)>,
+    pub(crate) thread_memberships: Vec<ThreadMembership>,
+    pub(crate) drafts: Vec<Draft>,
+    pub(crate) emoji: Vec<Emoji>,
+    pub(crate) statuses: Vec<Status>,
+    /// token → user id
+    pub(crate) tokens: Vec<(String, String)>,
+    pub(crate) expired_tokens: HashSet<String>,
+    pub(crate) settings: Settings,
+}
+
+fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+const SURNAMES: &[&str] = &[
+    "Lovelace", "Hopper", "Turing", "Knuth", "Liskov", "Ritchie", "Hamilton", "Dijkstra", "Kay",
+    "Allen", "Thompson", "Goldberg", "Wirth", "Backus", "Perlman", "Cerf",
+];
+
+/// `#word` hashtags of a message, space-separated, as the server stores them.
+pub(crate) fn parse_hashtags(message: &str) -> String {
+    let mut tags: Vec<String> = Vec::new();
+    for word in message.split_whitespace() {
+        let w = word.trim_end_matches(|c: char| !c.is_alphanumeric() && c != '_' && c != '-');
+        if let Some(rest) = w.strip_prefix('#')
+            && rest.len() >= 2
+            && rest.chars().next().is_some_and(|c| c.is_alphabetic())
+            && rest
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '-' || c == '.')
+            && !tags.iter().any(|t| t == w)
+        {
+            tags.push(w.to_string());
+        }
+    }
+    tags.join(" ")
+}
+
+pub(crate) fn mime_for(extension: &str) -> &'static str {
+    match extension {
+        "txt" | "log" => "text/plain",
+        "md" => "text/markdown",
+        "csv" => "text/csv",
+        "json" => "application/json",
+        "html" | "htm" => "text/html",
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "gif" => "image/gif",
+        "pdf" => "application/pdf",
+        "yaml" | "yml" => "application/x-yaml",
+        _ => "application/octet-stream",
+    }
+}
+
+impl World {
+    /// An empty world whose ids are generated deterministically from `seed`.
+    pub fn new(seed: u64) -> World {
+        World {
+            seed,
+            rng: Rng::new(seed),
+            clock: CLOCK_BASE,
+            teams: Vec::new(),
+            users: Vec::new(),
+            channels: Vec::new(),
+            team_members: Vec::new(),
+            channel_members: Vec::new(),
+            posts: Vec::new(),
+            post_index: HashMap::new(),
+            reactions: Vec::new(),
+            files: Vec::new(),
+            flagged: Vec::new(),
+            thread_memberships: Vec::new(),
+            drafts: Vec::new(),
+            emoji: Vec::new(),
+            statuses: Vec::new(),
+            tokens: Vec::new(),
+            expired_tokens: HashSet::new(),
+            settings: Settings {
+                enable_custom_emoji: true,
+                allow_synced_drafts: true,
+            },
+        }
+    }
+
+    fn new_id(&mut self) -> String {
+        new_id(&mut self.rng)
+    }
+
+    /// The next tick of the logical clock used for the creation times of non-post entities.
+    fn tick(&mut self) -> i64 {
+        self.clock += 1000;
+        self.clock
+    }
+
+    // ----- users -------------------------------------------------------------------------
+
+    /// Create a user (or return the id of an existing one with that username). First name is the
+    /// capitalised username, email `username@example.com`.
+    pub fn user(&mut self, username: &str) -> String {
+        if let Some(id) = self.user_id(username) {
+            return id;
+        }
+        let id = self.new_id();
+        let at = self.tick();
+        let surname = SURNAMES[(self.rng.next_u64() % SURNAMES.len() as u64) as usize];
+        self.users.push(User {
+            id: id.clone(),
+            username: username.to_string(),
+            first_name: capitalize(username),
+            last_name: surname.to_string(),
+            nickname: String::new(),
+            email: format!("{username}@example.com"),
+            position: String::new(),
+            roles: "system_user".to_string(),
+            is_bot: false,
+            bot_description: String::new(),
+            create_at: at,
+            update_at: at,
+            delete_at: 0,
+            last_activity_at: at,
+        });
+        let token = self.new_id();
+        self.tokens.push((token, id.clone()));
+        id
+    }
+
+    /// Create a bot account.
+    pub fn bot(&mut self, username: &str) -> String {
+        let id = self.user(username);
+        if let Some(u) = self.user_mut(&id) {
+            u.is_bot = true;
+            u.first_name = String::new();
+            u.last_name = String::new();
+            u.email = format!("{username}@localhost");
+            u.bot_description = format!("{username} bot");
+        }
+        id
+    }
+
+    /// Deactivate a user: `delete_at` set, sessions revoked (their token now gets 401).
+    pub fn deactivate(&mut self, user_id: &str) {
+        let at = self.tick();
+        if let Some(u) = self.user_mut(user_id) {
+            u.delete_at = at;
+            u.update_at = at;
+        }
+    }
+
+    /// Give a user the `system_admin` role (for `include_deleted` and other admin-only reads).
+    pub fn make_admin(&mut self, user_id: &str) {
+        if let Some(u) = self.user_mut(user_id) {
+            u.roles = "system_admin system_user".to_string();
+        }
+    }
+
+    pub fn user_id(&self, username: &str) -> Option<String> {
+        self.users
+            .iter()
+            .find(|u| u.username == username)
+            .map(|u| u.id.clone())
+    }
+
+    pub(crate) fn user_by_id(&self, id: &str) -> Option<&User> {
+        self.users.iter().find(|u| u.id == id)
+    }
+
+    fn user_mut(&mut self, id: &str) -> Option<&mut User> {
+        self.users.iter_mut().find(|u| u.id == id)
+    }
+
+    /// The bearer token mapped to `username` (a token that maps to nobody if the user is unknown).
+    pub fn token(&self, username: &str) -> String {
+        self.user_id(username)
+            .and_then(|id| {
+                self.tokens
+                    .iter()
+                    .find(|(_, u)| *u == id)
+                    .map(|(t, _)| t.clone())
+            })
+            .unwrap_or_else(|| format!("no-such-user-{username}"))
+    }
+
+    /// Make a user's token expired: it now gets 401 `api.context.session_expired.app_error`.
+    pub fn expire_token(&mut self, username: &str) {
+        let token = self.token(username);
+        self.expired_tokens.insert(token);
+    }
+
+    // ----- teams -------------------------------------------------------------------------
+
+    /// Create a team; `open` = anyone may join (type "O", allow_open_invite), else invite-only ("I").
+    pub fn team(&mut self, name: &str, display_name: &str, open: bool) -> String {
+        if let Some(id) = self.team_id(name) {
+            return id;
+        }
+        let id = self.new_id();
+        let at = self.tick();
+        self.teams.push(Team {
+            id: id.clone(),
+            name: name.to_string(),
+            display_name: display_name.to_string(),
+            open,
+            create_at: at,
+            update_at: at,
+            delete_at: 0,
+        });
+        id
+    }
+
+    /// Archive (soft-delete) a team.
+    pub fn archive_team(&mut self, team_id: &str) {
+        let at = self.tick();
+        if let Some(t) = self.teams.iter_mut().find(|t| t.id == team_id) {
+            t.delete_at = at;
+            t.update_at = at;
+        }
+    }
+
+    pub fn team_id(&self, name: &str) -> Option<String> {
+        self.teams
+            .iter()
+            .find(|t| t.name == name)
+            .map(|t| t.id.clone())
+    }
+
+    pub fn add_to_team(&mut self, team_id: &str, user_id: &str) {
+        if let Some(m) = self
+            .team_members
+            .iter_mut()
+            .find(|m| m.team_id == team_id && m.user_id == user_id)
+        {
+            m.delete_at = 0;
+            return;
+        }
+        let at = self.tick();
+        self.team_members.push(TeamMember {
+            team_id: team_id.to_string(),
+            user_id: user_id.to_string(),
+            delete_at: 0,
+            create_at: at,
+        });
+    }
+
+    /// Remove a user from a team (the membership row gets `delete_at`).
+    pub fn remove_from_team(&mut self, team_id: &str, user_id: &str) {
+        let at = self.tick();
+        if let Some(m) = self
+            .team_members
+            .iter_mut()
+            .find(|m| m.team_id == team_id && m.user_id == user_id)
+        {
+            m.delete_at = at;
+        }
+    }
+
+    // ----- channels ----------------------------------------------------------------------
+
+    fn push_channel(
+        &mut self,
+        team_id: &str,
+        kind: &'static str,
+        name: String,
+        display: String,
+    ) -> String {
+        let id = self.new_id();
+        let at = self.tick();
+        self.channels.push(Channel {
+            id: id.clone(),
+            team_id: team_id.to_string(),
+            kind,
+            name,
+            display_name: display,
+            header: String::new(),
+            purpose: String::new(),
+            creator_id: String::new(),
+            create_at: at,
+            update_at: at,
+            delete_at: 0,
+            last_post_at: at,
+            last_root_post_at: at,
+            total_msg_count: 0,
+            total_msg_count_root: 0,
+        });
+        id
+    }
+
+    /// Create a public or private channel in a team.
+    pub fn channel(
+        &mut self,
+        team_id: &str,
+        name: &str,
+        display_name: &str,
+        kind: ChannelKind,
+    ) -> String {
+        if let Some(c) = self
+            .channels
+            .iter()
+            .find(|c| c.team_id == team_id && c.name == name)
+        {
+            return c.id.clone();
+        }
+        let k = match kind {
+            ChannelKind::Public => "O",
+            ChannelKind::Private => "P",
+        };
+        self.push_channel(team_id, k, name.to_string(), display_name.to_string())
+    }
+
+    /// Set a channel's purpose (used by channel search, which matches Name, DisplayName or Purpose).
+    pub fn set_purpose(&mut self, channel_id: &str, purpose: &str) {
+        if let Some(c) = self.channel_mut(channel_id) {
+            c.purpose = purpose.to_string();
+        }
+    }
+
+    /// The direct-message channel of two users (created if needed). Its name is
+    /// `<smaller id>__<larger id>` and, as in the real database, its display name is empty.
+    pub fn direct(&mut self, a: &str, b: &str) -> String {
+        let (x, y) = if a <= b { (a, b) } else { (b, a) };
+        let name = format!("{x}__{y}");
+        if let Some(c) = self.channels.iter().find(|c| c.name == name) {
+            return c.id.clone();
+        }
+        let id = self.push_channel("", "D", name, String::new());
+        self.add_channel_member(&id, a);
+        if a != b {
+            self.add_channel_member(&id, b);
+        }
+        id
+    }
+
+    /// A group-message channel of 3 to 8 users (created if needed); display name is the
+    /// comma-separated usernames.
+    pub fn group(&mut self, members: &[&str]) -> String {
+        let ids: Vec<String> = members.iter().map(|m| m.to_string()).collect();
+        let name = group_name(&ids);
+        if let Some(c) = self.channels.iter().find(|c| c.name == name) {
+            return c.id.clone();
+        }
+        let mut names: Vec<String> = ids
+            .iter()
+            .filter_map(|i| self.user_by_id(i).map(|u| u.username.clone()))
+            .collect();
+        names.sort();
+        let id = self.push_channel("", "G", name, names.join(", "));
+        for m in &ids {
+            self.add_channel_member(&id, m);
+        }
+        id
+    }
+
+    /// Archive a channel (soft delete).
+    pub fn archive(&mut self, channel_id: &str) {
+        let at = self.tick().max(
+            self.channel_by_id(channel_id)
+                .map(|c| c.last_post_at + 1)
+                .unwrap_or(0),
+        );
+        if let Some(c) = self.channel_mut(channel_id) {
+            c.delete_at = at;
+            c.update_at = at;
+        }
+    }
+
+    pub fn channel_id(&self, team_name: &str, channel_name: &str) -> Option<String> {
+        let team = self.team_id(team_name)?;
+        self.channels
+            .iter()
+            .find(|c| c.team_id == team && c.name == channel_name)
+            .map(|c| c.id.clone())
+    }
+
+    pub(crate) fn channel_by_id(&self, id: &str) -> Option<&Channel> {
+        self.channels.iter().find(|c| c.id == id)
+    }
+
+    fn channel_mut(&mut self, id: &str) -> Option<&mut Channel> {
+        self.channels.iter_mut().find(|c| c.id == id)
+    }
+
+    fn add_channel_member(&mut self, channel_id: &str, user_id: &str) {
+        if self.member(channel_id, user_id).is_some() {
+            return;
+        }
+        self.channel_members.push(ChannelMember {
+            channel_id: channel_id.to_string(),
+            user_id: user_id.to_string(),
+            last_viewed_at: 0,
+            msg_count: 0,
+            msg_count_root: 0,
+            mention_count: 0,
+            last_update_at: 0,
+            admin: false,
+        });
+    }
+
+    /// Join a user to a channel (and to its team if needed). LastViewedAt starts at 0.
+    pub fn join(&mut self, channel_id: &str, user_id: &str) {
+        let team = self
+            .channel_by_id(channel_id)
+            .map(|c| c.team_id.clone())
+            .unwrap_or_default();
+        if !team.is_empty() && !self.is_team_member(&team, user_id) {
+            self.add_to_team(&team, user_id);
+        }
+        self.add_channel_member(channel_id, user_id);
+    }
+
+    /// Remove a user's channel membership (works for any channel type, DMs and groups included).
+    pub fn leave(&mut self, channel_id: &str, user_id: &str) {
+        self.channel_members
+            .retain(|m| !(m.channel_id == channel_id && m.user_id == user_id));
+    }
+
+    pub(crate) fn member(&self, channel_id: &str, user_id: &str) -> Option<&ChannelMember> {
+        self.channel_members
+            .iter()
+            .find(|m| m.channel_id == channel_id && m.user_id == user_id)
+    }
+
+    pub(crate) fn is_team_member(&self, team_id: &str, user_id: &str) -> bool {
+        self.team_members
+            .iter()
+            .any(|m| m.team_id == team_id && m.user_id == user_id && m.delete_at == 0)
+    }
+
+    /// Mark a channel viewed by a user at `at_ms` (sets LastViewedAt, clears mentions).
+    pub fn view(&mut self, user_id: &str, channel_id: &str, at_ms: i64) {
+        let (total, total_root) = self
+            .channel_by_id(channel_id)
+            .map(|c| (c.total_msg_count, c.total_msg_count_root))
+            .unwrap_or((0, 0));
+        if self.member(channel_id, user_id).is_none() {
+            return;
+        }
+        if let Some(m) = self
+            .channel_members
+            .iter_mut()
+            .find(|m| m.channel_id == channel_id && m.user_id == user_id)
+        {
+            m.last_viewed_at = at_ms;
+            m.last_update_at = at_ms;
+            m.msg_count = total;
+            m.msg_count_root = total_root;
+            m.mention_count = 0;
+        }
+    }
+
+    // ----- posts -------------------------------------------------------------------------
+
+    pub(crate) fn post_by_id(&self, id: &str) -> Option<&Post> {
+        self.post_index.get(id).map(|&i| &self.posts[i])
+    }
+
+    fn post_mut(&mut self, id: &str) -> Option<&mut Post> {
+        match self.post_index.get(id) {
+            Some(&i) => Some(&mut self.posts[i]),
+            None => None,
+        }
+    }
+
+    fn insert_post(&mut self, post: Post) {
+        self.post_index.insert(post.id.clone(), self.posts.len());
+        self.posts.push(post);
+    }
+
+    /// The message of a post (handy in tests).
+    pub fn post_message(&self, post_id: &str) -> Option<String> {
+        self.post_by_id(post_id).map(|p| p.message.clone())
+    }
+
+    /// Ids of the live (not deleted) posts of a channel, oldest first (ties in insertion order).
+    pub fn post_ids_in(&self, channel_id: &str) -> Vec<String> {
+        let mut v: Vec<&Post> = self
+            .posts
+            .iter()
+            .filter(|p| p.channel_id == channel_id && p.delete_at == 0)
+            .collect();
+        v.sort_by_key(|p| p.create_at);
+        v.into_iter().map(|p| p.id.clone()).collect()
+    }
+
+    /// Ids of the edit-history rows of a post (copies of older versions, `original_id` = post).
+    pub fn history_ids(&self, post_id: &str) -> Vec<String> {
+        self.posts
+            .iter()
+            .filter(|p| p.original_id == post_id)
+            .map(|p| p.id.clone())
+            .collect()
+    }
+
+    fn new_post(
+        &mut self,
+        channel_id: &str,
+        user_id: &str,
+        root_id: &str,
+        at: i64,
+        message: &str,
+    ) -> String {
+        let id = self.new_id();
+        self.insert_post(Post {
+            id: id.clone(),
+            create_at: at,
+            update_at: at,
+            edit_at: 0,
+            delete_at: 0,
+            is_pinned: false,
+            user_id: user_id.to_string(),
+            channel_id: channel_id.to_string(),
+            root_id: root_id.to_string(),
+            original_id: String::new(),
+            message: message.to_string(),
+            kind: String::new(),
+            props: Map::new(),
+            hashtags: parse_hashtags(message),
+            file_ids: Vec::new(),
+            has_reactions: false,
+        });
+        if let Some(c) = self.channel_mut(channel_id) {
+            c.last_post_at = c.last_post_at.max(at);
+            c.total_msg_count += 1;
+            if root_id.is_empty() {
+                c.last_root_post_at = c.last_root_post_at.max(at);
+                c.total_msg_count_root += 1;
+            }
+        }
+        id
+    }
+
+    /// A root post in a channel at `create_at_ms`.
+    pub fn post(
+        &mut self,
+        channel_id: &str,
+        user_id: &str,
+        create_at_ms: i64,
+        message: &str,
+    ) -> String {
+        self.new_post(channel_id, user_id, "", create_at_ms, message)
+    }
+
+    /// A system message (type `system_join_channel` and the like): excluded from search.
+    pub fn system_post(
+        &mut self,
+        channel_id: &str,
+        user_id: &str,
+        create_at_ms: i64,
+        kind: &str,
+        message: &str,
+    ) -> String {
+        let id = self.new_post(channel_id, user_id, "", create_at_ms, message);
+        if let Some(p) = self.post_mut(&id) {
+            p.kind = kind.to_string();
+        }
+        id
+    }
+
+    /// A reply in the thread of `root_id` (a reply to a reply goes to the same thread). The root's
+    /// UpdateAt moves to the reply's time; the replier follows the thread and has seen it, and the
+    /// root's author follows it too.
+    pub fn reply(
+        &mut self,
+        root_id: &str,
+        user_id: &str,
+        create_at_ms: i64,
+        message: &str,
+    ) -> String {
+        let Some(root) = self.post_by_id(root_id) else {
+            return String::new();
+        };
+        let root_id = if root.root_id.is_empty() {
+            root.id.clone()
+        } else {
+            root.root_id.clone()
+        };
+        let channel_id = root.channel_id.clone();
+        let root_author = self
+            .post_by_id(&root_id)
+            .map(|p| p.user_id.clone())
+            .unwrap_or_default();
+        let id = self.new_post(&channel_id, user_id, &root_id, create_at_ms, message);
+        if let Some(r) = self.post_mut(&root_id) {
+            r.update_at = r.update_at.max(create_at_ms);
+        }
+        {
+            let m = self.membership_mut(user_id, &root_id);
+            m.following = true;
+            m.last_viewed = m.last_viewed.max(create_at_ms);
+            m.last_updated = m.last_updated.max(create_at_ms);
+        }
+        if root_author != user_id && self.thread_membership(&root_author, &root_id).is_none() {
+            let m = self.membership_mut(&root_author, &root_id);
+            m.following = true;
+            m.last_updated = create_at_ms;
+        }
+        id
+    }
+
+    /// Edit a post at `at_ms`, the way `SqlPostStore.Update` does: the old version is inserted as a
+    /// history row (new id, `original_id` = the post, `delete_at` = `update_at` = edit time), the post
+    /// gets the new message with `edit_at` = `update_at` = edit time, its thread root's UpdateAt and
+    /// the channel's LastPostAt move up.
+    pub fn edit(&mut self, post_id: &str, at_ms: i64, new_message: &str) {
+        let Some(old) = self.post_by_id(post_id).cloned() else {
+            return;
+        };
+        let mut history = old.clone();
+        history.id = self.new_id();
+        history.original_id = old.id.clone();
+        history.delete_at = at_ms;
+        history.update_at = at_ms;
+        self.insert_post(history);
+        if let Some(p) = self.post_mut(post_id) {
+            p.message = new_message.to_string();
+            p.hashtags = parse_hashtags(new_message);
+            p.edit_at = at_ms;
+            p.update_at = at_ms;
+        }
+        if !old.root_id.is_empty()
+            && let Some(r) = self.post_mut(&old.root_id)
+        {
+            r.update_at = r.update_at.max(at_ms);
+        }
+        if let Some(c) = self.channel_mut(&old.channel_id) {
+            c.last_post_at = c.last_post_at.max(at_ms);
+        }
+    }
+
+    /// Soft-delete a post at `at_ms`. Deleting a root deletes its replies too (the store's
+    /// `WHERE Id = ? OR RootId = ?`); its files are deleted; a reply's root gets UpdateAt bumped.
+    pub fn delete(&mut self, post_id: &str, at_ms: i64) {
+        let Some(p) = self.post_by_id(post_id).cloned() else {
+            return;
+        };
+        let mut affected: Vec<String> = vec![p.id.clone()];
+        if p.root_id.is_empty() {
+            affected.extend(
+                self.posts
+                    .iter()
+                    .filter(|q| q.root_id == p.id && q.delete_at == 0)
+                    .map(|q| q.id.clone()),
+            );
+        }
+        for id in &affected {
+            if let Some(q) = self.post_mut(id) {
+                q.delete_at = at_ms;
+                q.update_at = at_ms;
+                q.props
+                    .insert("deleteBy".to_string(), Value::String(p.user_id.clone()));
+            }
+        }
+        for f in self.files.iter_mut() {
+            if affected.contains(&f.post_id) && f.delete_at == 0 {
+                f.delete_at = at_ms;
+                f.update_at = at_ms;
+            }
+        }
+        if !p.root_id.is_empty()
+            && let Some(r) = self.post_mut(&p.root_id)
+        {
+            r.update_at = r.update_at.max(at_ms);
+        }
+    }
+
+    /// Save (flag) a post for a user: a `flagged_post` preference.
+    pub fn save(&mut self, user_id: &str, post_id: &str) {
+        if !self
+            .flagged
+            .iter()
+            .any(|(u, p)| u == user_id && p == post_id)
+        {
+            self.flagged
+                .push((user_id.to_string(), post_id.to_string()));
+        }
+    }
+
+    /// Remove a saved post.
+    pub fn unsave(&mut self, user_id: &str, post_id: &str) {
+        self.flagged
+            .retain(|(u, p)| !(u == user_id && p == post_id));
+    }
+
+    pub fn pin(&mut self, post_id: &str) {
+        if let Some(p) = self.post_mut(post_id) {
+            p.is_pinned = true;
+        }
+    }
+
+    /// A reaction; like `SqlReactionStore.Save` it sets the post's `has_reactions` and UpdateAt.
+    pub fn react(&mut self, user_id: &str, post_id: &str, emoji: &str, at_ms: i64) {
+        let Some(p) = self.post_mut(post_id) else {
+            return;
+        };
+        p.has_reactions = true;
+        p.update_at = p.update_at.max(at_ms);
+        let channel_id = p.channel_id.clone();
+        if self
+            .reactions
+            .iter()
+            .any(|r| r.user_id == user_id && r.post_id == post_id && r.emoji_name == emoji)
+        {
+            return;
+        }
+        self.reactions.push(Reaction {
+            user_id: user_id.to_string(),
+            post_id: post_id.to_string(),
+            channel_id,
+            emoji_name: emoji.to_string(),
+            create_at: at_ms,
+        });
+    }
+
+    /// Attach a file (its bytes are served by `GET /files/{id}`) to a post; returns the file id.
+    pub fn attach(&mut self, post_id: &str, name: &str, content: &[u8]) -> String {
+        let Some(p) = self.post_by_id(post_id).cloned() else {
+            return String::new();
+        };
+        let id = self.new_id();
+        let extension = name
+            .rsplit_once('.')
+            .map(|(_, e)| e.to_ascii_lowercase())
+            .unwrap_or_default();
+        self.files.push(FileInfo {
+            id: id.clone(),
+            creator_id: p.user_id.clone(),
+            post_id: p.id.clone(),
+            channel_id: p.channel_id.clone(),
+            create_at: p.create_at,
+            update_at: p.create_at,
+            delete_at: 0,
+            name: name.to_string(),
+            mime_type: mime_for(&extension).to_string(),
+            extension,
+            content: content.to_vec(),
+        });
+        if let Some(q) = self.post_mut(post_id) {
+            q.file_ids.push(id.clone());
+        }
+        id
+    }
+
+    // ----- threads -----------------------------------------------------------------------
+
+    pub(crate) fn thread_membership(
+        &self,
+        user_id: &str,
+        root_id: &str,
+    ) -> Option<&ThreadMembership> {
+        self.thread_memberships
+            .iter()
+            .find(|m| m.user_id == user_id && m.post_id == root_id)
+    }
+
+    fn membership_mut(&mut self, user_id: &str, root_id: &str) -> &mut ThreadMembership {
+        let pos = self
+            .thread_memberships
+            .iter()
+            .position(|m| m.user_id == user_id && m.post_id == root_id);
+        let i = match pos {
+            Some(i) => i,
+            None => {
+                self.thread_memberships.push(ThreadMembership {
+                    user_id: user_id.to_string(),
+                    post_id: root_id.to_string(),
+                    following: false,
+                    last_viewed: 0,
+                    last_updated: 0,
+                    unread_mentions: 0,
+                });
+                self.thread_memberships.len() - 1
+            }
+        };
+        &mut self.thread_memberships[i]
+    }
+
+    /// Follow a thread (a new membership has never been viewed, so its replies are unread).
+    pub fn follow(&mut self, user_id: &str, root_id: &str) {
+        let at = self.post_by_id(root_id).map(|p| p.update_at).unwrap_or(0);
+        let m = self.membership_mut(user_id, root_id);
+        m.following = true;
+        m.last_updated = m.last_updated.max(at);
+    }
+
+    /// Stop following a thread.
+    pub fn unfollow(&mut self, user_id: &str, root_id: &str) {
+        let m = self.membership_mut(user_id, root_id);
+        m.following = false;
+    }
+
+    /// Mark a followed thread read up to `at_ms`.
+    pub fn view_thread(&mut self, user_id: &str, root_id: &str, at_ms: i64) {
+        let m = self.membership_mut(user_id, root_id);
+        m.last_viewed = at_ms;
+        m.last_updated = m.last_updated.max(at_ms);
+        m.unread_mentions = 0;
+    }
+
+    /// Count unread mentions on a followed thread (shown as `unread_mentions`).
+    pub fn mention_in_thread(&mut self, user_id: &str, root_id: &str) {
+        let m = self.membership_mut(user_id, root_id);
+        m.unread_mentions += 1;
+    }
+
+    /// Thread data of a root post, or None if it never had a reply (no Threads row).
+    pub(crate) fn thread_info(&self, root_id: &str) -> Option<ThreadInfo> {
+        let root = self.post_by_id(root_id)?;
+        let mut replies: Vec<&Post> = self
+            .posts
+            .iter()
+            .filter(|p| p.root_id == root_id && p.original_id.is_empty())
+            .collect();
+        if replies.is_empty() {
+            return None;
+        }
+        replies.sort_by_key(|p| p.create_at);
+        let live: Vec<&&Post> = replies.iter().filter(|p| p.delete_at == 0).collect();
+        let last_reply_at = live
+            .last()
+            .map(|p| p.create_at)
+            .unwrap_or_else(|| replies.last().map(|p| p.create_at).unwrap_or(0));
+        let mut participants: Vec<String> = Vec::new();
+        for p in &live {
+            participants.retain(|u| *u != p.user_id);
+            participants.push(p.user_id.clone());
+        }
+        Some(ThreadInfo {
+            reply_count: live.len() as i64,
+            last_reply_at,
+            participants,
+            delete_at: root.delete_at,
+        })
+    }
+
+    // ----- drafts, emoji, statuses -------------------------------------------------------
+
+    /// Create or replace the draft of a user in a channel (or a thread of it).
+    pub fn draft(
+        &mut self,
+        user_id: &str,
+        channel_id: &str,
+        root_id: Option<&str>,
+        message: &str,
+        at_ms: i64,
+    ) {
+        let root = root_id.unwrap_or("").to_string();
+        if let Some(d) = self
+            .drafts
+            .iter_mut()
+            .find(|d| d.user_id == user_id && d.channel_id == channel_id && d.root_id == root)
+        {
+            d.message = message.to_string();
+            d.update_at = at_ms;
+            return;
+        }
+        self.drafts.push(Draft {
+            user_id: user_id.to_string(),
+            channel_id: channel_id.to_string(),
+            root_id: root,
+            message: message.to_string(),
+            create_at: at_ms,
+            update_at: at_ms,
+        });
+    }
+
+    /// A custom emoji; returns its id.
+    pub fn emoji(&mut self, creator_id: &str, name: &str) -> String {
+        if let Some(e) = self.emoji.iter().find(|e| e.name == name) {
+            return e.id.clone();
+        }
+        let id = self.new_id();
+        let at = self.tick();
+        self.emoji.push(Emoji {
+            id: id.clone(),
+            creator_id: creator_id.to_string(),
+            name: name.to_string(),
+            create_at: at,
+        });
+        id
+    }
+
+    /// Set a user's status ("online", "away", "dnd", "offline").
+    pub fn set_status(&mut self, user_id: &str, status: &str) {
+        let at = self.tick();
+        if let Some(s) = self.statuses.iter_mut().find(|s| s.user_id == user_id) {
+            s.status = status.to_string();
+            s.manual = true;
+            s.last_activity_at = at;
+            return;
+        }
+        self.statuses.push(Status {
+            user_id: user_id.to_string(),
+            status: status.to_string(),
+            manual: true,
+            last_activity_at: at,
+        });
+    }
+
+    /// Turn `ServiceSettings.EnableCustomEmoji` off or on (off: `GET /emoji` answers 501).
+    pub fn set_custom_emoji_enabled(&mut self, on: bool) {
+        self.settings.enable_custom_emoji = on;
+    }
+
+    /// Turn `ServiceSettings.AllowSyncedDrafts` off or on (off: drafts answer 501).
+    pub fn set_synced_drafts_enabled(&mut self, on: bool) {
+        self.settings.allow_synced_drafts = on;
+    }
+
+    // ----- access ------------------------------------------------------------------------
+
+    /// The user a bearer token maps to, if the token is known and not expired and the user active.
+    pub(crate) fn session_user(&self, token: &str) -> Option<String> {
+        if self.expired_tokens.contains(token) {
+            return None;
+        }
+        let (_, uid) = self.tokens.iter().find(|(t, _)| t == token)?;
+        let u = self.user_by_id(uid)?;
+        if u.delete_at != 0 {
+            return None;
+        }
+        Some(uid.clone())
+    }
+
+    /// The username a token belongs to, expired or not (for the request log).
+    pub(crate) fn token_username(&self, token: &str) -> Option<String> {
+        let (_, uid) = self.tokens.iter().find(|(t, _)| t == token)?;
+        self.user_by_id(uid).map(|u| u.username.clone())
+    }
+
+    pub(crate) fn is_admin(&self, user_id: &str) -> bool {
+        self.user_by_id(user_id).is_some_and(|u| u.is_admin())
+    }
+
+    /// `SessionHasPermissionToReadChannel`: members read any channel; a team member reads the
+    /// public channels of that team without joining; admins read everything.
+    pub(crate) fn can_read_channel(&self, user_id: &str, channel: &Channel) -> bool {
+        if self.is_admin(user_id) || self.member(&channel.id, user_id).is_some() {
+            return true;
+        }
+        channel.kind == "O" && self.is_team_member(&channel.team_id, user_id)
+    }
+
+    /// `SessionHasPermissionToTeam(view_team)`: an active member (or an admin).
+    pub(crate) fn can_view_team(&self, user_id: &str, team_id: &str) -> bool {
+        self.is_admin(user_id) || self.is_team_member(team_id, user_id)
+    }
+}

@@ -1,0 +1,20 @@
+//! Tests of the simulator itself: one test per quirk of `mattermost-list-semantics.md`, named after
+//! it, plus faults, the request log, auth, permissions, the change handle and the demo world.
+
+mod auth;
+mod change_handle;
+mod channel_posts;
+mod channels;
+mod common;
+mod demo;
+mod faults;
+mod followed_threads;
+mod paging;
+mod permissions;
+mod request_log;
+mod saved_posts;
+mod search;
+mod small_lists;
+mod thread;
+mod unread;
+mod users;
