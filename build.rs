@@ -1,0 +1,146 @@
+//! Generates the typed Mattermost client from the pinned OpenAPI spec.
+//!
+//! spec (found and checked by sha256) -> upstream surface -> overrides checked against it -> repairs ->
+//! undocumented parameters -> multipart operations excluded -> progenitor -> `$OUT_DIR/mattermost_client.rs`.
+//!
+//! Besides the client it writes, for the binary and the tests:
+//! - `normalization.json`: every edit the repairs and overrides made, and every operation left out;
+//! - `overrides.json`: the declared overrides (for `mattermost-mcp overrides`);
+//! - `surface.json`: the operations of the repaired spec, as the generated client has them.
+//!
+//! Any problem stops the build with a message naming the file at fault and what to do.
+
+use mattermost_spec::{Overrides, Surface, document, pinned, repairs};
+use std::path::{Path, PathBuf};
+
+fn main() {
+    if let Err(message) = run() {
+        eprintln!("\nerror: {message}\n");
+        std::process::exit(1);
+    }
+}
+
+fn run() -> Result<(), String> {
+    let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").map_err(|e| e.to_string())?);
+    let out = PathBuf::from(std::env::var("OUT_DIR").map_err(|e| e.to_string())?);
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=spec/pinned.yaml");
+    println!("cargo:rerun-if-changed=overrides");
+    println!("cargo:rerun-if-env-changed={}", pinned::ENV_PATH);
+    println!("cargo:rerun-if-env-changed={}", pinned::ENV_SHA256);
+
+    let pin = pinned::Pin::load(&root)?;
+    for candidate in pin.default_locations(&root) {
+        println!("cargo:rerun-if-changed={}", candidate.display());
+    }
+    let env_path = std::env::var(pinned::ENV_PATH).ok();
+    let env_sha = std::env::var(pinned::ENV_SHA256).ok();
+    let spec = pinned::locate(&pin, &root, env_path.as_deref(), env_sha.as_deref())?;
+    println!("cargo:rerun-if-changed={}", spec.path.display());
+
+    let mut doc = document::parse(&spec.bytes, &spec.path.display().to_string())?;
+    let upstream = Surface::of(&doc);
+    let overrides_dir = root.join("overrides");
+    for sub in ["parameters", "repairs"] {
+        if let Ok(entries) = std::fs::read_dir(overrides_dir.join(sub)) {
+            for entry in entries.flatten() {
+                println!("cargo:rerun-if-changed={}", entry.path().display());
+            }
+        }
+    }
+    let overrides =
+        Overrides::load(&overrides_dir).map_err(|e| listing("overrides/ does not load", &e))?;
+    let problems = overrides.check_parameters(&upstream);
+    if !problems.is_empty() {
+        return Err(listing(
+            "overrides/parameters/ does not match the spec",
+            &problems,
+        ));
+    }
+
+    let normalized = repairs::normalize(&mut doc, &overrides)
+        .map_err(|e| listing("the spec repairs in overrides/repairs/ do not apply", &e))?;
+    let surface = Surface::of(&doc);
+
+    let api: openapiv3::OpenAPI = serde_json::from_value(doc)
+        .map_err(|e| format!("the repaired spec is not OpenAPI 3.0 that openapiv3 reads: {e}"))?;
+    let mut settings = progenitor::GenerationSettings::default();
+    settings
+        .with_interface(progenitor::InterfaceStyle::Positional)
+        .with_hooks(progenitor::HooksMode::Expected)
+        .with_inner_type(quote::quote!(crate::mattermost::transport::Transport));
+    let mut generator = progenitor::Generator::new(&settings);
+    let tokens = generator.generate_tokens(&api).map_err(|e| {
+        format!("progenitor cannot generate the client from the repaired spec: {e}")
+    })?;
+    let file: syn::File = syn::parse2(tokens)
+        .map_err(|e| format!("progenitor produced code syn cannot parse: {e}"))?;
+    let code = prettyplease::unparse(&file);
+
+    write(&out.join("mattermost_client.rs"), &code)?;
+    write(&out.join("normalization.json"), &to_json(&normalized)?)?;
+    write(&out.join("surface.json"), &to_json(&surface)?)?;
+    write(
+        &out.join("overrides.json"),
+        &to_json(&describe(&overrides))?,
+    )?;
+    println!(
+        "cargo:rustc-env=MATTERMOST_SPEC_RELEASE={}",
+        if spec.pinned {
+            pin.release.as_str()
+        } else {
+            "unpinned"
+        }
+    );
+    println!("cargo:rustc-env=MATTERMOST_SPEC_SHA256={}", spec.sha256);
+    println!(
+        "cargo:rustc-env=MATTERMOST_SPEC_PATH={}",
+        spec.path.display()
+    );
+    println!("cargo:rustc-env=MATTERMOST_SPEC_FILE={}", pin.file);
+    Ok(())
+}
+
+fn listing(title: &str, items: &[String]) -> String {
+    let mut s = format!("{title}:\n");
+    for item in items {
+        s.push_str("  - ");
+        s.push_str(item);
+        s.push('\n');
+    }
+    s
+}
+
+fn write(path: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+fn to_json<T: serde::Serialize>(value: &T) -> Result<String, String> {
+    serde_json::to_string_pretty(value).map_err(|e| e.to_string())
+}
+
+/// The overrides as the `overrides` command prints them.
+fn describe(o: &Overrides) -> serde_json::Value {
+    let parameters: Vec<serde_json::Value> = o
+        .parameters
+        .iter()
+        .map(|p| {
+            serde_json::json!({
+                "file": p.file, "operation": p.operation, "in": p.location, "name": p.name, "type": p.ty,
+                "description": p.description, "source": p.evidence.source, "function": p.evidence.function,
+                "reads": p.evidence.reads, "test": p.test,
+            })
+        })
+        .collect();
+    let repairs: Vec<serde_json::Value> = o
+        .repairs
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "file": r.file, "repair": r.repair, "operation": r.operation, "schema": r.schema,
+                "property": r.property, "upstream": r.upstream, "change": r.change, "evidence": r.evidence,
+            })
+        })
+        .collect();
+    serde_json::json!({ "parameters": parameters, "repairs": repairs })
+}

@@ -1,0 +1,401 @@
+//! A tool's arguments: their kinds, the JSON Schema the table publishes for them, and the check every
+//! call's arguments pass before any request is made. Unknown arguments are refused naming the accepted
+//! ones, wrong types name the expected type, and numbers out of range give the range.
+
+use crate::error::{ToolError, quote};
+use crate::paging::Limit;
+use serde_json::{Map, Value, json};
+
+/// What an argument holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A channel: an id, a name (`town-square`, `~town-square`), a display name or a post's permalink.
+    Channel,
+    /// A team: an id, a name or a display name.
+    Team,
+    /// A post: an id or a permalink.
+    Post,
+    /// A person: an id, a username (`alice`, `@alice`) or an email.
+    User,
+    /// Up to `max` people, as for [`Kind::User`].
+    Users { max: usize },
+    /// Free text of at most `max` characters (a search term, say).
+    Text { max: usize },
+    /// A time: RFC 3339, a day (`2026-11-30`) or milliseconds since the epoch.
+    Time,
+    /// true or false.
+    Flag,
+    /// A list's page size (added by the table to every list tool).
+    Limit,
+    /// A list's cursor (added by the table to every list tool).
+    Cursor,
+}
+
+/// One argument of a tool.
+#[derive(Debug, Clone, Copy)]
+pub struct Arg {
+    pub name: &'static str,
+    pub kind: Kind,
+    pub required: bool,
+    pub about: &'static str,
+    /// How the argument shapes the answer, when it sets no Mattermost parameter by itself (a filter the
+    /// tool applies, say). `None` for arguments that set a parameter of a call the row declares.
+    pub shapes: Option<&'static str>,
+}
+
+/// The longest reference (name, id, permalink) a tool takes.
+pub const MAX_REFERENCE: usize = 512;
+
+impl Kind {
+    fn schema(self, limit: Option<Limit>) -> Value {
+        match self {
+            Kind::Channel | Kind::Team | Kind::Post | Kind::User => {
+                json!({ "type": "string", "minLength": 1, "maxLength": MAX_REFERENCE })
+            }
+            Kind::Users { max } => json!({
+                "type": "array", "minItems": 1, "maxItems": max,
+                "items": { "type": "string", "minLength": 1, "maxLength": MAX_REFERENCE }
+            }),
+            Kind::Text { max } => json!({ "type": "string", "minLength": 1, "maxLength": max }),
+            Kind::Time => json!({ "type": "string", "minLength": 1, "maxLength": 40 }),
+            Kind::Flag => json!({ "type": "boolean" }),
+            Kind::Limit => {
+                let l = limit.unwrap_or(Limit {
+                    default: 30,
+                    max: 200,
+                });
+                json!({ "type": "integer", "minimum": 1, "maximum": l.max, "default": l.default })
+            }
+            Kind::Cursor => json!({ "type": "string" }),
+        }
+    }
+
+    fn expects(self) -> &'static str {
+        match self {
+            Kind::Users { .. } => "an array of strings",
+            Kind::Flag => "true or false",
+            Kind::Limit => "a whole number",
+            _ => "a string",
+        }
+    }
+}
+
+/// The JSON Schema of a tool's input.
+pub fn input_schema(args: &[Arg], limit: Option<Limit>) -> Map<String, Value> {
+    let mut properties = Map::new();
+    let mut required = Vec::new();
+    for a in args {
+        let mut schema = a.kind.schema(limit);
+        if let Some(obj) = schema.as_object_mut() {
+            obj.insert("description".into(), json!(a.about));
+        }
+        properties.insert(a.name.to_string(), schema);
+        if a.required {
+            required.push(json!(a.name));
+        }
+    }
+    let mut out = Map::new();
+    out.insert("type".into(), json!("object"));
+    out.insert("properties".into(), Value::Object(properties));
+    if !required.is_empty() {
+        out.insert("required".into(), Value::Array(required));
+    }
+    out.insert("additionalProperties".into(), json!(false));
+    out
+}
+
+/// A tool's arguments after the check.
+#[derive(Debug, Clone, Default)]
+pub struct Args {
+    map: Map<String, Value>,
+}
+
+impl Args {
+    pub fn str(&self, name: &str) -> Option<&str> {
+        self.map.get(name).and_then(Value::as_str)
+    }
+
+    pub fn flag(&self, name: &str) -> bool {
+        self.map.get(name).and_then(Value::as_bool).unwrap_or(false)
+    }
+
+    pub fn list(&self, name: &str) -> Vec<String> {
+        self.map
+            .get(name)
+            .and_then(Value::as_array)
+            .map(|l| {
+                l.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// A time argument, already checked, in milliseconds.
+    pub fn time(&self, name: &str) -> Option<i64> {
+        self.str(name).and_then(crate::time::parse)
+    }
+
+    pub fn map(&self) -> &Map<String, Value> {
+        &self.map
+    }
+}
+
+fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn check_text(tool: &str, name: &str, s: &str, max: usize) -> Result<(), ToolError> {
+    if s.trim().is_empty() {
+        return Err(ToolError::bad_argument(format!(
+            "`{name}` of {tool} is empty; give a value or leave it out."
+        )));
+    }
+    if s.chars().count() > max {
+        return Err(ToolError::bad_argument(format!(
+            "`{name}` of {tool} is {} characters long; at most {max} are accepted. Shorten it.",
+            s.chars().count()
+        )));
+    }
+    if s.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
+        return Err(ToolError::bad_argument(format!(
+            "`{name}` of {tool} contains control characters ({}); remove them.",
+            quote(s)
+        )));
+    }
+    Ok(())
+}
+
+/// Checks `given` against the tool's arguments. Returns the arguments and the limit to use.
+pub fn check(
+    tool: &str,
+    args: &[Arg],
+    given: Option<&Map<String, Value>>,
+    limit: Option<Limit>,
+) -> Result<(Args, u32), ToolError> {
+    let empty = Map::new();
+    let given = given.unwrap_or(&empty);
+    let accepted: Vec<&str> = args.iter().map(|a| a.name).collect();
+    for key in given.keys() {
+        if !accepted.contains(&key.as_str()) {
+            let list = if accepted.is_empty() {
+                "none".to_string()
+            } else {
+                accepted.join(", ")
+            };
+            return Err(ToolError::bad_argument(format!(
+                "{tool} has no argument {}; it accepts: {list}. Call it again without that argument.",
+                quote(key)
+            )));
+        }
+    }
+    let mut map = Map::new();
+    let mut chosen_limit = limit.map(|l| l.default).unwrap_or(0);
+    for a in args {
+        let value = match given.get(a.name) {
+            None | Some(Value::Null) => {
+                if a.required {
+                    return Err(ToolError::bad_argument(format!(
+                        "{tool} needs `{}`: {}",
+                        a.name, a.about
+                    )));
+                }
+                continue;
+            }
+            Some(v) => v,
+        };
+        let wrong = || {
+            ToolError::bad_argument(format!(
+                "`{}` of {tool} must be {}, not {}: {}",
+                a.name,
+                a.kind.expects(),
+                type_name(value),
+                a.about
+            ))
+        };
+        match a.kind {
+            Kind::Channel | Kind::Team | Kind::Post | Kind::User => {
+                let s = value.as_str().ok_or_else(wrong)?;
+                check_text(tool, a.name, s, MAX_REFERENCE)?;
+            }
+            Kind::Text { max } => {
+                let s = value.as_str().ok_or_else(wrong)?;
+                check_text(tool, a.name, s, max)?;
+            }
+            Kind::Cursor => {
+                let s = value.as_str().ok_or_else(wrong)?;
+                if s.len() > 4096 {
+                    return Err(ToolError::new(
+                        "bad_cursor",
+                        "The cursor is too long to be one this server made. Repeat the call without `cursor`.",
+                    ));
+                }
+            }
+            Kind::Time => {
+                let s = value
+                    .as_str()
+                    .map(str::to_string)
+                    .or_else(|| value.as_i64().map(|n| n.to_string()));
+                let s = s.ok_or_else(wrong)?;
+                if crate::time::parse(&s).is_none() {
+                    return Err(ToolError::bad_argument(format!(
+                        "`{}` of {tool} is {}, which is not a time. Give RFC 3339 (2026-11-30T09:00:00Z), a day \
+                         (2026-11-30, its start in UTC) or milliseconds since the epoch.",
+                        a.name,
+                        quote(&s)
+                    )));
+                }
+                map.insert(a.name.to_string(), Value::String(s));
+                continue;
+            }
+            Kind::Flag => {
+                value.as_bool().ok_or_else(wrong)?;
+            }
+            Kind::Users { max } => {
+                let list = value.as_array().ok_or_else(wrong)?;
+                if list.is_empty() || list.len() > max {
+                    return Err(ToolError::bad_argument(format!(
+                        "`{}` of {tool} holds {} entries; give 1 to {max}. Split a longer list over several calls.",
+                        a.name,
+                        list.len()
+                    )));
+                }
+                for item in list {
+                    let s = item.as_str().ok_or_else(wrong)?;
+                    check_text(tool, a.name, s, MAX_REFERENCE)?;
+                }
+            }
+            Kind::Limit => {
+                let l = limit.unwrap_or(Limit {
+                    default: 30,
+                    max: 200,
+                });
+                let n = value
+                    .as_f64()
+                    .filter(|f| f.fract() == 0.0)
+                    .ok_or_else(wrong)?;
+                if n < 1.0 || n > f64::from(l.max) {
+                    return Err(ToolError::bad_argument(format!(
+                        "limit {value} is out of range: {tool} takes a limit from 1 to {} (default {}). Call again \
+                         with a limit in that range.",
+                        l.max, l.default
+                    ))
+                    .with("accepted", json!({"min": 1, "max": l.max, "default": l.default})));
+                }
+                chosen_limit = n as u32;
+                continue;
+            }
+        }
+        map.insert(a.name.to_string(), value.clone());
+    }
+    Ok((Args { map }, chosen_limit))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ARGS: &[Arg] = &[
+        Arg {
+            name: "channel",
+            kind: Kind::Channel,
+            required: true,
+            about: "the channel",
+            shapes: None,
+        },
+        Arg {
+            name: "since",
+            kind: Kind::Time,
+            required: false,
+            about: "a time",
+            shapes: None,
+        },
+        Arg {
+            name: "limit",
+            kind: Kind::Limit,
+            required: false,
+            about: "page size",
+            shapes: None,
+        },
+    ];
+    const LIMIT: Option<Limit> = Some(Limit {
+        default: 30,
+        max: 200,
+    });
+
+    fn given(v: Value) -> Map<String, Value> {
+        v.as_object().cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn accepts_good_arguments_and_defaults_the_limit() {
+        let (args, limit) =
+            check("t", ARGS, Some(&given(json!({"channel": "x"}))), LIMIT).expect("ok");
+        assert_eq!(args.str("channel"), Some("x"));
+        assert_eq!(limit, 30);
+    }
+
+    #[test]
+    fn refuses_unknown_missing_mistyped_and_out_of_range() {
+        let e = check(
+            "t",
+            ARGS,
+            Some(&given(json!({"channel": "x", "chanel": 1}))),
+            LIMIT,
+        )
+        .unwrap_err();
+        assert!(
+            e.message.contains("`chanel`") && e.message.contains("channel, since, limit"),
+            "{}",
+            e.message
+        );
+        let e = check("t", ARGS, Some(&given(json!({}))), LIMIT).unwrap_err();
+        assert!(e.message.contains("needs `channel`"));
+        let e = check("t", ARGS, Some(&given(json!({"channel": 5}))), LIMIT).unwrap_err();
+        assert!(
+            e.message.contains("must be a string, not a number"),
+            "{}",
+            e.message
+        );
+        let e = check(
+            "t",
+            ARGS,
+            Some(&given(json!({"channel": "x", "limit": 201}))),
+            LIMIT,
+        )
+        .unwrap_err();
+        assert!(
+            e.message.contains("limit 201 is out of range") && e.message.contains("1 to 200"),
+            "{}",
+            e.message
+        );
+        let e = check(
+            "t",
+            ARGS,
+            Some(&given(json!({"channel": "x", "limit": 2.5}))),
+            LIMIT,
+        )
+        .unwrap_err();
+        assert!(e.message.contains("whole number"), "{}", e.message);
+        let e = check(
+            "t",
+            ARGS,
+            Some(&given(json!({"channel": "x", "since": "soon"}))),
+            LIMIT,
+        )
+        .unwrap_err();
+        assert!(
+            e.message.contains("`soon`") && e.message.contains("RFC 3339"),
+            "{}",
+            e.message
+        );
+    }
+}

@@ -1,0 +1,229 @@
+//! Configuration, from the environment only: where Mattermost is, the token, and the transport's
+//! limits. The token is never a flag, never logged, never part of an error or a result.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+pub const URL: &str = "MATTERMOST_URL";
+pub const TOKEN: &str = "MATTERMOST_TOKEN";
+pub const TIMEOUT: &str = "MATTERMOST_TIMEOUT_SECS";
+pub const BUDGET: &str = "MATTERMOST_CALL_BUDGET_SECS";
+pub const CA_FILE: &str = "MATTERMOST_CA_FILE";
+pub const ALLOW_HTTP: &str = "MATTERMOST_ALLOW_HTTP";
+
+/// Every variable the server reads, with its default and meaning (the README's configuration table).
+pub const VARIABLES: &[(&str, &str, &str)] = &[
+    (
+        URL,
+        "required",
+        "The Mattermost server's address, e.g. https://chat.example.com (a trailing /api/v4 is dropped).",
+    ),
+    (
+        TOKEN,
+        "required",
+        "A personal access token or a bot token. Never logged, never in a result.",
+    ),
+    (TIMEOUT, "30", "Seconds one Mattermost request may take."),
+    (
+        BUDGET,
+        "120",
+        "Seconds one tool call may take in all, retries and waits included.",
+    ),
+    (
+        CA_FILE,
+        "unset",
+        "A PEM file of extra certificate authorities to trust, beside the system's.",
+    ),
+    (
+        ALLOW_HTTP,
+        "false",
+        "true allows plain http:// to a host other than this machine (the token then crosses the network unencrypted).",
+    ),
+];
+
+/// A secret that never prints.
+#[derive(Clone)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(s: String) -> Secret {
+        Secret(s)
+    }
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("<redacted>")
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The server root, without a trailing slash or `/api/v4`.
+    pub url: String,
+    pub token: Secret,
+    pub timeout: Duration,
+    pub budget: Duration,
+    pub ca_file: Option<PathBuf>,
+}
+
+fn seconds(name: &str, value: Option<String>, default: u64) -> Result<Duration, String> {
+    match value
+        .map(|v| v.trim().to_string())
+        .filter(|v| !v.is_empty())
+    {
+        None => Ok(Duration::from_secs(default)),
+        Some(v) => match v.parse::<u64>() {
+            Ok(n) if (1..=3600).contains(&n) => Ok(Duration::from_secs(n)),
+            _ => Err(format!(
+                "{name}={v:?} is not accepted: give whole seconds from 1 to 3600 (default {default})."
+            )),
+        },
+    }
+}
+
+fn boolean(name: &str, value: Option<String>) -> Result<bool, String> {
+    match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+        None | Some("") | Some("false") | Some("0") | Some("no") | Some("off") => Ok(false),
+        Some("true") | Some("1") | Some("yes") | Some("on") => Ok(true),
+        Some(v) => Err(format!("{name}={v:?} is not accepted: use true or false.")),
+    }
+}
+
+fn is_loopback(host: &url::Host<&str>) -> bool {
+    match host {
+        url::Host::Domain(d) => d.eq_ignore_ascii_case("localhost"),
+        url::Host::Ipv4(ip) => ip.is_loopback(),
+        url::Host::Ipv6(ip) => ip.is_loopback(),
+    }
+}
+
+/// Checks and normalizes a Mattermost address.
+pub fn normalize_url(raw: &str, allow_http: bool) -> Result<String, String> {
+    let raw = raw.trim();
+    if raw.is_empty() {
+        return Err(format!(
+            "{URL} is not set: give the address of your Mattermost server, e.g. {URL}=https://chat.example.com"
+        ));
+    }
+    let url = reqwest::Url::parse(raw).map_err(|e| {
+        format!("{URL}={raw:?} is not an address ({e}); give it with its scheme, e.g. https://chat.example.com")
+    })?;
+    let Some(host) = url.host() else {
+        return Err(format!(
+            "{URL}={raw:?} has no host; give e.g. https://chat.example.com"
+        ));
+    };
+    match url.scheme() {
+        "https" => {}
+        "http" if allow_http || is_loopback(&host) => {}
+        "http" => {
+            return Err(format!(
+                "{URL}={raw:?} is plain http to another machine, which would send the token unencrypted. Use \
+                 https://, or set {ALLOW_HTTP}=true if you accept that risk."
+            ));
+        }
+        other => {
+            return Err(format!(
+                "{URL}={raw:?} has the scheme {other:?}; use https:// (or http:// for this machine)"
+            ));
+        }
+    }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err(format!(
+            "{URL}={raw:?} has a query or fragment; give only the server's address"
+        ));
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(format!(
+            "{URL} must not carry a user name or password; the token goes in {TOKEN}"
+        ));
+    }
+    let mut s = url.as_str().trim_end_matches('/').to_string();
+    if let Some(stripped) = s.strip_suffix("/api/v4") {
+        s = stripped.to_string();
+    }
+    Ok(s)
+}
+
+impl Config {
+    /// Reads the configuration through `get` (the process environment in production).
+    pub fn from(get: impl Fn(&str) -> Option<String>) -> Result<Config, String> {
+        let allow_http = boolean(ALLOW_HTTP, get(ALLOW_HTTP))?;
+        let url = normalize_url(&get(URL).unwrap_or_default(), allow_http)?;
+        let token = get(TOKEN).map(|t| t.trim().to_string()).unwrap_or_default();
+        if token.is_empty() {
+            return Err(format!(
+                "{TOKEN} is not set: create a personal access token in Mattermost (Profile > Security > Personal \
+                 Access Tokens) or use a bot's token, and set it in the MCP client's env for this server."
+            ));
+        }
+        if token.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err(format!(
+                "{TOKEN} contains spaces or control characters; copy the token alone"
+            ));
+        }
+        let ca_file = get(CA_FILE)
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .map(PathBuf::from);
+        Ok(Config {
+            url,
+            token: Secret::new(token),
+            timeout: seconds(TIMEOUT, get(TIMEOUT), 30)?,
+            budget: seconds(BUDGET, get(BUDGET), 120)?,
+            ca_file,
+        })
+    }
+
+    pub fn from_env() -> Result<Config, String> {
+        Config::from(|name| std::env::var(name).ok())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_are_normalized_and_plain_http_only_to_loopback() {
+        assert_eq!(
+            normalize_url("https://chat.example.com/", false),
+            Ok("https://chat.example.com".into())
+        );
+        assert_eq!(
+            normalize_url("https://chat.example.com/api/v4", false),
+            Ok("https://chat.example.com".into())
+        );
+        assert_eq!(
+            normalize_url("http://127.0.0.1:8065", false),
+            Ok("http://127.0.0.1:8065".into())
+        );
+        assert_eq!(
+            normalize_url("http://localhost:8065", false),
+            Ok("http://localhost:8065".into())
+        );
+        assert!(normalize_url("http://chat.example.com", false).is_err());
+        assert_eq!(
+            normalize_url("http://chat.example.com", true),
+            Ok("http://chat.example.com".into())
+        );
+        assert!(normalize_url("ftp://x", true).is_err());
+        assert!(normalize_url("https://x/?a=b", false).is_err());
+        assert!(normalize_url("https://u:p@x", false).is_err());
+    }
+
+    #[test]
+    fn the_token_never_prints() {
+        let config = Config::from(|k| match k {
+            URL => Some("https://x".into()),
+            TOKEN => Some("sekrit-token-123".into()),
+            _ => None,
+        })
+        .expect("valid");
+        assert!(!format!("{config:?}").contains("sekrit"));
+    }
+}

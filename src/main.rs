@@ -1,0 +1,140 @@
+//! `mattermost-mcp`: an MCP server for Mattermost over stdio.
+//!
+//! `serve` (the default) reads `MATTERMOST_URL` and `MATTERMOST_TOKEN` from the environment and serves
+//! MCP on stdin/stdout; `demo` does the same against a built-in simulated Mattermost; `overrides` prints
+//! the spec overrides the client was generated with. Logs go to stderr.
+
+use mattermost_mcp::{config, context, log, mattermost, overrides_cmd, server};
+
+use clap::{Parser, Subcommand};
+use rmcp::ServiceExt;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+#[derive(Parser)]
+#[command(
+    name = "mattermost-mcp",
+    version,
+    about = "An MCP server for Mattermost, over stdio."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// Tools per tools/list page (0: all in one page).
+    #[arg(long, default_value_t = 100, global = true)]
+    page_size: usize,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve MCP on stdio against the Mattermost in MATTERMOST_URL, with the token in MATTERMOST_TOKEN.
+    Serve,
+    /// Serve MCP on stdio against a built-in simulated Mattermost with a small demo workspace.
+    Demo,
+    /// Print the spec overrides and repairs the client was generated with.
+    Overrides,
+}
+
+fn main() -> ExitCode {
+    log::init(std::env::var("MATTERMOST_MCP_LOG").ok().as_deref());
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            log::error(&format!("cannot start the async runtime: {e}"));
+            return ExitCode::from(1);
+        }
+    };
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Overrides => {
+            print!("{}", overrides_cmd::report());
+            ExitCode::SUCCESS
+        }
+        Command::Serve => match config::Config::from_env() {
+            Ok(config) => runtime.block_on(serve(config, cli.page_size)),
+            Err(message) => {
+                log::error(&message);
+                ExitCode::from(2)
+            }
+        },
+        Command::Demo => runtime.block_on(demo(cli.page_size)),
+    }
+}
+
+async fn demo(page_size: usize) -> ExitCode {
+    let sim = match mattermost_sim::Sim::start(mattermost_sim::World::demo()).await {
+        Ok(sim) => sim,
+        Err(e) => {
+            log::error(&format!("cannot start the demo Mattermost: {e}"));
+            return ExitCode::from(1);
+        }
+    };
+    log::info(&format!(
+        "demo: a simulated Mattermost with a small workspace runs at {} (user @demo); this process speaks MCP on \
+         stdio. Connect an MCP client by giving it the command `mattermost-mcp demo`, e.g. \
+         claude mcp add mattermost-demo -- mattermost-mcp demo",
+        sim.url()
+    ));
+    let config = match config::Config::from(|name| match name {
+        config::URL => Some(sim.url()),
+        config::TOKEN => Some(sim.token("demo")),
+        _ => std::env::var(name).ok(),
+    }) {
+        Ok(c) => c,
+        Err(message) => {
+            log::error(&message);
+            return ExitCode::from(2);
+        }
+    };
+    serve(config, page_size).await
+}
+
+async fn serve(config: config::Config, page_size: usize) -> ExitCode {
+    let mm = match mattermost::Mattermost::connect(&config) {
+        Ok(mm) => mm,
+        Err(message) => {
+            log::error(&message);
+            return ExitCode::from(2);
+        }
+    };
+    match mattermost::send(mm.api.get_user("me")).await {
+        Ok(me) => log::info(&format!(
+            "connected to {} as @{}",
+            config.url,
+            me.into_inner().username.unwrap_or_default()
+        )),
+        Err(
+            e @ (mattermost::MmError::Api { status: 401, .. }
+            | mattermost::MmError::NotMattermost { .. }),
+        ) => {
+            log::error(&e.about("user", "me", &config.url).message);
+            return ExitCode::from(2);
+        }
+        Err(e) => log::warn(&format!(
+            "{} Serving anyway; tools will fail until it answers.",
+            e.about("user", "me", &config.url).message
+        )),
+    }
+    let ctx = Arc::new(context::Ctx::new(mm));
+    let server = server::Server::new(ctx, page_size, config.budget);
+    let running = match server.serve(rmcp::transport::stdio()).await {
+        Ok(r) => r,
+        Err(e) => {
+            log::error(&format!("the MCP session did not start: {e}"));
+            return ExitCode::from(1);
+        }
+    };
+    match running.waiting().await {
+        Ok(reason) => {
+            log::info(&format!("session ended: {reason:?}"));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            log::error(&format!("the MCP session failed: {e}"));
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,85 @@
+//! Mattermost: the client generated from the spec (sealed in [`generated`]) and the thin hand layer
+//! beside it: the connection ([`Mattermost::connect`]: auth, TLS, timeouts), the transport hooks
+//! ([`transport`]: request counting, declared-operation check, retries, rate limits), the call scope
+//! ([`call`]) and the errors ([`errors`]). Regenerating the client never touches this layer.
+
+pub mod call;
+pub mod errors;
+pub mod generated;
+pub mod transport;
+
+use crate::config::Config;
+pub use errors::MmError;
+pub use generated::{Client, types};
+use progenitor_client::ResponseValue;
+use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue};
+
+/// The connection to one Mattermost.
+pub struct Mattermost {
+    pub api: Client,
+    /// The server root, as configured.
+    pub url: String,
+}
+
+impl Mattermost {
+    pub fn connect(config: &Config) -> Result<Mattermost, String> {
+        let mut auth = HeaderValue::from_str(&format!("Bearer {}", config.token.expose()))
+            .map_err(|_| {
+                format!(
+                    "{} holds characters a header cannot carry",
+                    crate::config::TOKEN
+                )
+            })?;
+        auth.set_sensitive(true);
+        let mut headers = HeaderMap::new();
+        headers.insert(AUTHORIZATION, auth);
+        let mut builder = reqwest::Client::builder()
+            .default_headers(headers)
+            .user_agent(concat!("mattermost-mcp/", env!("CARGO_PKG_VERSION")))
+            .connect_timeout(config.timeout.min(std::time::Duration::from_secs(10)))
+            .timeout(config.timeout)
+            .redirect(reqwest::redirect::Policy::none());
+        if let Some(path) = &config.ca_file {
+            let pem = std::fs::read(path).map_err(|e| {
+                format!(
+                    "{}={} cannot be read: {e}",
+                    crate::config::CA_FILE,
+                    path.display()
+                )
+            })?;
+            let certs = reqwest::Certificate::from_pem_bundle(&pem).map_err(|e| {
+                format!(
+                    "{}={} holds no PEM certificate: {e}",
+                    crate::config::CA_FILE,
+                    path.display()
+                )
+            })?;
+            if certs.is_empty() {
+                return Err(format!(
+                    "{}={} holds no certificate",
+                    crate::config::CA_FILE,
+                    path.display()
+                ));
+            }
+            builder = builder.tls_certs_merge(certs);
+        }
+        let http = builder
+            .build()
+            .map_err(|e| format!("cannot set up the HTTP client: {e}"))?;
+        let api = Client::new_with_client(&config.url, http, transport::Transport::default());
+        Ok(Mattermost {
+            api,
+            url: config.url.clone(),
+        })
+    }
+}
+
+/// Awaits a generated call, reading its error into an [`MmError`].
+pub async fn send<T>(
+    call: impl Future<Output = Result<ResponseValue<T>, progenitor_client::Error<types::AppError>>>,
+) -> Result<ResponseValue<T>, MmError> {
+    match call.await {
+        Ok(v) => Ok(v),
+        Err(e) => Err(MmError::from_client(e).await),
+    }
+}

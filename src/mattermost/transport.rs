@@ -1,0 +1,194 @@
+//! The transport under the generated client: the hooks progenitor calls around every request.
+//!
+//! - `pre` refuses an operation the running tool does not declare in the table (a bug, caught loudly)
+//!   and a request once the call's time budget is spent.
+//! - `exec` sends the request, counts every attempt in the call's scope, reads the whole body (so that
+//!   a connection cut mid-body is seen here, where it can be retried), waits out a 429 as
+//!   `Retry-After` says (capped), and retries reads after a 502, 503, 504 or a broken connection with
+//!   backoff and jitter. Anything that changes data is sent once.
+
+use super::call;
+use super::generated::Client;
+use progenitor_client::{ClientHooks, ClientInfo, Error, OperationInfo};
+use reqwest::{Method, StatusCode};
+use std::time::Duration;
+
+/// How the transport retries and waits.
+#[derive(Debug, Clone)]
+pub struct Policy {
+    /// Longest wait for one 429 `Retry-After`.
+    pub rate_limit_wait_max: Duration,
+    /// Tries in all for a request answered 429.
+    pub rate_limit_tries: u32,
+    /// Tries in all for a read after a 502/503/504 or a broken connection.
+    pub read_tries: u32,
+    /// First backoff; it doubles per try, plus up to as much again of jitter.
+    pub backoff: Duration,
+    /// The largest body read into memory.
+    pub max_body: usize,
+}
+
+impl Default for Policy {
+    fn default() -> Self {
+        Policy {
+            rate_limit_wait_max: Duration::from_secs(10),
+            rate_limit_tries: 3,
+            read_tries: 3,
+            backoff: Duration::from_millis(200),
+            max_body: 64 * 1024 * 1024,
+        }
+    }
+}
+
+/// The generated client's inner value.
+#[derive(Debug, Clone, Default)]
+pub struct Transport {
+    pub policy: Policy,
+}
+
+/// True for requests that only read, which may be sent again: GET and HEAD, and the POST searches and
+/// lookups (their paths end in `/search`, `/ids`, `/usernames` or `/autocomplete`).
+pub fn reads(method: &Method, path: &str) -> bool {
+    if method == Method::GET || method == Method::HEAD {
+        return true;
+    }
+    method == Method::POST
+        && matches!(
+            path.rsplit('/').next(),
+            Some("search" | "ids" | "usernames" | "autocomplete")
+        )
+}
+
+fn retry_after(response: &reqwest::Response) -> Option<Duration> {
+    let value = response
+        .headers()
+        .get(reqwest::header::RETRY_AFTER)?
+        .to_str()
+        .ok()?;
+    value.trim().parse::<u64>().ok().map(Duration::from_secs)
+}
+
+fn jitter(max: Duration) -> Duration {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    let max_ms = max.as_millis().max(1) as u64;
+    Duration::from_millis(u64::from(nanos) % max_ms)
+}
+
+/// Reads the body whole (up to `max`), so that a cut connection fails here.
+async fn buffer(response: reqwest::Response, max: usize) -> reqwest::Result<reqwest::Response> {
+    let status = response.status();
+    let version = response.version();
+    let headers = response.headers().clone();
+    let mut response = response;
+    let mut body: Vec<u8> = Vec::new();
+    while let Some(chunk) = response.chunk().await? {
+        if body.len() + chunk.len() > max {
+            body.extend_from_slice(&chunk[..max.saturating_sub(body.len())]);
+            break;
+        }
+        body.extend_from_slice(&chunk);
+    }
+    let mut rebuilt = http::Response::new(body);
+    *rebuilt.status_mut() = status;
+    *rebuilt.version_mut() = version;
+    *rebuilt.headers_mut() = headers;
+    Ok(reqwest::Response::from(rebuilt))
+}
+
+impl ClientHooks<Transport> for Client {
+    async fn pre<E>(
+        &self,
+        request: &mut reqwest::Request,
+        info: &OperationInfo,
+    ) -> Result<(), Error<E>> {
+        let Some(scope) = call::current() else {
+            return Ok(());
+        };
+        if !scope.declares(info.operation_id) {
+            return Err(Error::Custom(format!(
+                "internal error: the tool `{}` sent {} {}, operation {}, which its row in the tool table does \
+                 not declare; nothing was sent. Please report this.",
+                scope.tool,
+                request.method(),
+                request.url().path(),
+                info.operation_id
+            )));
+        }
+        let remaining = scope.remaining();
+        if remaining.is_zero() {
+            return Err(Error::Custom(format!(
+                "the call ran out of its time budget after {} Mattermost requests",
+                scope.requests()
+            )));
+        }
+        let timeout = request.timeout_mut();
+        *timeout = Some(timeout.map_or(remaining, |t| t.min(remaining)));
+        Ok(())
+    }
+
+    async fn exec(
+        &self,
+        request: reqwest::Request,
+        _info: &OperationInfo,
+    ) -> reqwest::Result<reqwest::Response> {
+        let policy = &self.inner().policy;
+        let scope = call::current();
+        let read = reads(request.method(), request.url().path());
+        let mut rate_limited = 0u32;
+        let mut failed = 0u32;
+        let mut current = request;
+        loop {
+            let spare = current.try_clone();
+            if let Some(scope) = &scope {
+                scope.count_request();
+            }
+            let outcome = match self.client().execute(current).await {
+                Ok(response) => buffer(response, policy.max_body).await,
+                Err(e) => Err(e),
+            };
+            let Some(next) = spare else { return outcome };
+            let wait = match &outcome {
+                Ok(response) if response.status() == StatusCode::TOO_MANY_REQUESTS => {
+                    rate_limited += 1;
+                    match retry_after(response) {
+                        Some(wait)
+                            if wait <= policy.rate_limit_wait_max
+                                && rate_limited < policy.rate_limit_tries =>
+                        {
+                            wait
+                        }
+                        None if rate_limited < policy.rate_limit_tries => {
+                            policy.backoff * 2u32.pow(rate_limited)
+                        }
+                        _ => return outcome,
+                    }
+                }
+                Ok(response)
+                    if read
+                        && matches!(response.status().as_u16(), 502..=504)
+                        && failed + 1 < policy.read_tries =>
+                {
+                    failed += 1;
+                    let base = policy.backoff * 2u32.pow(failed - 1);
+                    base + jitter(base)
+                }
+                Err(e) if read && !e.is_timeout() && failed + 1 < policy.read_tries => {
+                    failed += 1;
+                    let base = policy.backoff * 2u32.pow(failed - 1);
+                    base + jitter(base)
+                }
+                _ => return outcome,
+            };
+            if let Some(scope) = &scope
+                && scope.remaining() <= wait
+            {
+                return outcome;
+            }
+            tokio::time::sleep(wait).await;
+            current = next;
+        }
+    }
+}

@@ -1,0 +1,284 @@
+//! Posts by time: a channel read back or forward from a post.
+//!
+//! Mattermost reads on from a post by its `create_at` alone, strictly (`<` going back, `>` going
+//! forward), with no tiebreak. A page that ended inside a millisecond would lose the rest of that
+//! millisecond, so a page that more follow ends on a whole millisecond: the tool asks for one post more
+//! than the page holds and, when the last post asked for shares its millisecond with the one before it,
+//! cuts that millisecond off the page (the next page starts with it). A millisecond with more posts than
+//! the page holds is read whole with a second request of 200: the one way a page exceeds its limit.
+//! Posts within a page are ordered by (create_at, id), oldest first, so the same arguments give the same
+//! pages however Mattermost settled the ties.
+//!
+//! The cursor holds the direction, the millisecond the page ended on, and the id of a post of that
+//! millisecond (the anchor Mattermost compares with).
+
+use crate::context::Ctx;
+use crate::error::ToolError;
+use crate::mattermost::{send, types::Post};
+use serde::{Deserialize, Serialize};
+
+/// Mattermost's largest page.
+pub const MAX_PER_PAGE: u32 = 200;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Direction {
+    /// Further back in time.
+    #[serde(rename = "b")]
+    Back,
+    /// Further forward in time.
+    #[serde(rename = "f")]
+    Forward,
+}
+
+/// Where the next page starts: the posts strictly older (`Back`) or newer (`Forward`) than millisecond
+/// `t`, which post `a` was written in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Position {
+    pub d: Direction,
+    pub t: i64,
+    pub a: String,
+}
+
+/// Which posts of which channel.
+#[derive(Debug, Clone)]
+pub struct Query {
+    pub channel_id: String,
+    /// Collapsed threads: roots only, with reply counts and participants.
+    pub roots_only: bool,
+}
+
+/// Where a read starts.
+#[derive(Debug, Clone)]
+pub enum Start {
+    /// The newest posts, then further back.
+    Newest,
+    /// The posts before this post, then further back.
+    Before(String),
+    /// The posts after this post, then further forward.
+    After(String),
+    /// Where a cursor says.
+    At(Position),
+}
+
+/// One request's mode, as Mattermost's handler picks it.
+#[derive(Debug, Clone)]
+pub enum Mode {
+    Newest,
+    Before(String),
+    After(String),
+    Since(i64),
+}
+
+/// A page of posts, oldest first.
+#[derive(Debug, Default)]
+pub struct Posts {
+    pub posts: Vec<Post>,
+    pub next: Option<Position>,
+    /// Set when one millisecond held 200 posts or more: Mattermost cannot be asked for the rest of it.
+    pub incomplete_millisecond: Option<i64>,
+}
+
+fn create_at(p: &Post) -> i64 {
+    p.create_at.unwrap_or(0)
+}
+
+/// One request. The posts come back in reading order: newest first for `Newest`, `Before` and `Since`,
+/// oldest first for `After`. Only posts in `order` count (`posts` also holds thread posts around them).
+pub async fn fetch(
+    cx: &Ctx,
+    q: &Query,
+    mode: &Mode,
+    per_page: u32,
+) -> Result<Vec<Post>, ToolError> {
+    let (before, after, since) = match mode {
+        Mode::Newest => (None, None, None),
+        Mode::Before(id) => (Some(id.as_str()), None, None),
+        Mode::After(id) => (None, Some(id.as_str()), None),
+        Mode::Since(t) => (None, None, Some(*t)),
+    };
+    let roots = q.roots_only.then_some(true);
+    let list = send(cx.mm.api.get_posts_for_channel(
+        &q.channel_id,
+        after,
+        before,
+        roots,
+        roots,
+        None,
+        Some(0),
+        Some(i64::from(per_page.min(MAX_PER_PAGE))),
+        since,
+        Some(true),
+    ))
+    .await
+    .map_err(|e| cx.fail(e, "channel", &q.channel_id))?
+    .into_inner();
+    let mut posts = list.posts.unwrap_or_default();
+    let order = list.order.unwrap_or_default();
+    let mut out: Vec<Post> = order.iter().filter_map(|id| posts.remove(id)).collect();
+    match mode {
+        // Mattermost orders every PostList newest first; an after-read is taken oldest first.
+        Mode::After(_) => out.sort_by_key(create_at),
+        _ => out.sort_by_key(|p| std::cmp::Reverse(create_at(p))),
+    }
+    Ok(out)
+}
+
+/// Reads one page of at most `limit` posts (more only for a millisecond read whole).
+pub async fn page(cx: &Ctx, q: &Query, start: Start, limit: u32) -> Result<Posts, ToolError> {
+    let (direction, mode) = match start {
+        Start::Newest => (Direction::Back, Mode::Newest),
+        Start::Before(id) => (Direction::Back, Mode::Before(id)),
+        Start::After(id) => (Direction::Forward, Mode::After(id)),
+        Start::At(p) => match p.d {
+            Direction::Back => (Direction::Back, Mode::Before(p.a)),
+            Direction::Forward => (Direction::Forward, Mode::After(p.a)),
+        },
+    };
+    let asked = (limit + 1).min(MAX_PER_PAGE);
+    let fetched = fetch(cx, q, &mode, asked).await?;
+    let mut result = cut_to_whole_milliseconds(fetched, asked as usize, direction);
+    if result.overflow {
+        // The page would be one millisecond with more posts than it holds: read that millisecond whole.
+        let group_ms = result.group_ms;
+        let whole = if asked < MAX_PER_PAGE {
+            fetch(cx, q, &mode, MAX_PER_PAGE).await?
+        } else {
+            result.fetched
+        };
+        let fetched_len = whole.len();
+        let group: Vec<Post> = whole
+            .into_iter()
+            .take_while(|p| create_at(p) == group_ms)
+            .collect();
+        let complete = group.len() < MAX_PER_PAGE as usize;
+        // The end only when nothing came beyond the millisecond and the fetch was not full.
+        let ends = complete && fetched_len == group.len();
+        result = Cut {
+            page: group,
+            more: !ends,
+            overflow: false,
+            group_ms,
+            fetched: Vec::new(),
+            incomplete: (!complete).then_some(group_ms),
+        };
+    }
+    let next = if result.more {
+        result.page.last().map(|p| Position {
+            d: direction,
+            t: create_at(p),
+            a: p.id.clone().unwrap_or_default(),
+        })
+    } else {
+        None
+    };
+    let mut posts = result.page;
+    posts.sort_by(|a, b| (create_at(a), &a.id).cmp(&(create_at(b), &b.id)));
+    Ok(Posts {
+        posts,
+        next,
+        incomplete_millisecond: result.incomplete,
+    })
+}
+
+struct Cut {
+    page: Vec<Post>,
+    more: bool,
+    /// The whole fetch was one millisecond: it must be read whole.
+    overflow: bool,
+    group_ms: i64,
+    fetched: Vec<Post>,
+    incomplete: Option<i64>,
+}
+
+/// Cuts a fetch (in reading order) to a page ending on a whole millisecond. `asked` is how many posts
+/// were asked for: fewer back means the end of the channel.
+fn cut_to_whole_milliseconds(fetched: Vec<Post>, asked: usize, _direction: Direction) -> Cut {
+    if fetched.len() < asked {
+        return Cut {
+            page: fetched,
+            more: false,
+            overflow: false,
+            group_ms: 0,
+            fetched: Vec::new(),
+            incomplete: None,
+        };
+    }
+    // More may follow: the last millisecond fetched may go on beyond what was asked, so it is left to
+    // the next page.
+    let last_ms = fetched.last().map(create_at).unwrap_or(0);
+    let keep = fetched
+        .iter()
+        .take_while(|p| create_at(p) != last_ms)
+        .count();
+    if keep == 0 {
+        return Cut {
+            page: Vec::new(),
+            more: true,
+            overflow: true,
+            group_ms: last_ms,
+            fetched,
+            incomplete: None,
+        };
+    }
+    let mut page = fetched;
+    page.truncate(keep);
+    Cut {
+        page,
+        more: true,
+        overflow: false,
+        group_ms: last_ms,
+        fetched: Vec::new(),
+        incomplete: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn post(id: &str, t: i64) -> Post {
+        Post {
+            id: Some(id.into()),
+            create_at: Some(t),
+            ..Post::default()
+        }
+    }
+
+    #[test]
+    fn a_short_fetch_is_the_end() {
+        let c = cut_to_whole_milliseconds(vec![post("a", 3), post("b", 2)], 3, Direction::Back);
+        assert!(!c.more && !c.overflow);
+        assert_eq!(c.page.len(), 2);
+    }
+
+    #[test]
+    fn a_full_fetch_leaves_its_last_millisecond_to_the_next_page() {
+        // asked 4 (limit 3 + 1): the 4th shares its millisecond with the 3rd, so both go.
+        let c = cut_to_whole_milliseconds(
+            vec![post("a", 9), post("b", 8), post("c", 7), post("d", 7)],
+            4,
+            Direction::Back,
+        );
+        assert!(c.more && !c.overflow);
+        let ids: Vec<_> = c
+            .page
+            .iter()
+            .map(|p| p.id.clone().unwrap_or_default())
+            .collect();
+        assert_eq!(ids, ["a", "b"]);
+        // The 4th alone in its millisecond: the page is the first three.
+        let c = cut_to_whole_milliseconds(
+            vec![post("a", 9), post("b", 8), post("c", 7), post("d", 6)],
+            4,
+            Direction::Back,
+        );
+        assert_eq!(c.page.len(), 3);
+    }
+
+    #[test]
+    fn a_fetch_of_one_millisecond_overflows() {
+        let c = cut_to_whole_milliseconds(vec![post("a", 5), post("b", 5)], 2, Direction::Back);
+        assert!(c.overflow && c.page.is_empty());
+        assert_eq!(c.group_ms, 5);
+    }
+}

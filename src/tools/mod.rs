@@ -1,0 +1,6 @@
+//! The tools' own code, per area: from a call's checked input to its answer, through the paging
+//! strategies and the Mattermost connection. The table (`crate::table`) says which function serves
+//! which tool.
+
+pub mod people;
+pub mod posts;
