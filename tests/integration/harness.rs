@@ -1,0 +1,205 @@
+//! The test harness: the built `mattermost-mcp` binary driven as a real MCP client would, over stdio,
+//! with rmcp's own client, against a simulated Mattermost on 127.0.0.1.
+
+use mattermost_sim::{Sim, World};
+use rmcp::model::{CallToolRequestParams, CallToolResult, PaginatedRequestParams};
+use rmcp::service::RunningService;
+use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::{Map, Value, json};
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use tokio::io::AsyncReadExt;
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_mattermost-mcp");
+
+/// A running `mattermost-mcp` with a client connected to it.
+pub struct Mcp {
+    pub client: RunningService<RoleClient, ()>,
+    stderr: Arc<Mutex<String>>,
+}
+
+/// Starts the server against `url` with `token`, with nothing else from the environment but `env`.
+pub async fn spawn(url: &str, token: &str, env: &[(&str, &str)], args: &[&str]) -> Mcp {
+    let mut cmd = tokio::process::Command::new(BIN);
+    let (url, token) = (url.to_string(), token.to_string());
+    let env: Vec<(String, String)> = env
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    cmd.args(args);
+    let cmd = cmd.configure(move |c| {
+        c.env_clear();
+        c.env("MATTERMOST_URL", &url)
+            .env("MATTERMOST_TOKEN", &token)
+            .env("MATTERMOST_MCP_LOG", "debug");
+        for (k, v) in &env {
+            c.env(k, v);
+        }
+    });
+    let (transport, stderr) = TokioChildProcess::builder(cmd)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn the server");
+    let captured = Arc::new(Mutex::new(String::new()));
+    if let Some(mut stderr) = stderr {
+        let sink = captured.clone();
+        tokio::spawn(async move {
+            let mut buf = vec![0u8; 4096];
+            while let Ok(n) = stderr.read(&mut buf).await {
+                if n == 0 {
+                    break;
+                }
+                if let Ok(mut s) = sink.lock() {
+                    s.push_str(&String::from_utf8_lossy(&buf[..n]));
+                }
+            }
+        });
+    }
+    let client = ().serve(transport).await.expect("the MCP session starts");
+    Mcp {
+        client,
+        stderr: captured,
+    }
+}
+
+/// A simulator with `world`, and the server connected to it as `user`.
+pub async fn start(world: World, user: &str) -> (Sim, Mcp) {
+    let sim = Sim::start(world).await.expect("the simulator starts");
+    let mcp = spawn(&sim.url(), &sim.token(user), &[], &[]).await;
+    sim.clear_log();
+    (sim, mcp)
+}
+
+pub fn obj(v: Value) -> Map<String, Value> {
+    v.as_object().cloned().unwrap_or_default()
+}
+
+impl Mcp {
+    pub fn stderr(&self) -> String {
+        self.stderr.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+
+    pub async fn call(&self, tool: &str, args: Value) -> CallToolResult {
+        self.client
+            .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(obj(args)))
+            .await
+            .unwrap_or_else(|e| panic!("{tool}: protocol error {e}"))
+    }
+
+    /// The structured answer of a call that must succeed.
+    pub async fn ok(&self, tool: &str, args: Value) -> Value {
+        let r = self.call(tool, args.clone()).await;
+        if r.is_error == Some(true) {
+            panic!(
+                "{tool} {args} answered an error: {:?}",
+                r.structured_content
+                    .or(Some(json!(format!("{:?}", r.content))))
+            );
+        }
+        let v = r.structured_content.clone().expect("structured content");
+        let text = r
+            .content
+            .first()
+            .and_then(|c| c.as_text())
+            .map(|t| t.text.clone())
+            .expect("a text copy");
+        let copy: Value = serde_json::from_str(&text).expect("the text copy is JSON");
+        assert_eq!(copy, v, "the text content is the JSON of structuredContent");
+        v
+    }
+
+    /// The error of a call that must be refused (`isError: true`).
+    pub async fn refused(&self, tool: &str, args: Value) -> Value {
+        let r = self.call(tool, args.clone()).await;
+        assert_eq!(
+            r.is_error,
+            Some(true),
+            "{tool} {args} should be refused, got {:?}",
+            r.structured_content
+        );
+        let e = r.structured_content.clone().expect("structured error");
+        let text = r
+            .content
+            .first()
+            .and_then(|c| c.as_text())
+            .map(|t| t.text.clone())
+            .unwrap_or_default();
+        assert_eq!(
+            Some(text.as_str()),
+            e["error"]["message"].as_str(),
+            "the text is the error message"
+        );
+        e["error"].clone()
+    }
+
+    /// Every page of a list call, following next_cursor; checks the envelope of each page.
+    pub async fn pages(&self, tool: &str, args: Value) -> Vec<Value> {
+        let mut pages = Vec::new();
+        let mut args = obj(args);
+        loop {
+            let page = self.ok(tool, Value::Object(args.clone())).await;
+            check_envelope(&page);
+            let next = page
+                .get("next_cursor")
+                .and_then(Value::as_str)
+                .map(str::to_string);
+            pages.push(page);
+            match next {
+                Some(c) => {
+                    args.insert("cursor".into(), json!(c));
+                }
+                None => return pages,
+            }
+            assert!(pages.len() < 10_000, "{tool} does not reach its end");
+        }
+    }
+
+    /// Every item of every page.
+    pub async fn read_all(&self, tool: &str, args: Value) -> Vec<Value> {
+        self.pages(tool, args)
+            .await
+            .into_iter()
+            .flat_map(|p| p["items"].as_array().cloned().unwrap_or_default())
+            .collect()
+    }
+
+    pub async fn list_tools_page(
+        &self,
+        cursor: Option<String>,
+    ) -> Result<rmcp::model::ListToolsResult, rmcp::ServiceError> {
+        let params = cursor.map(|c| PaginatedRequestParams::default().with_cursor(Some(c)));
+        self.client.list_tools(params).await
+    }
+}
+
+/// The envelope every list answers with.
+pub fn check_envelope(page: &Value) {
+    let items = page["items"].as_array().expect("items is an array");
+    assert_eq!(
+        page["returned"].as_u64(),
+        Some(items.len() as u64),
+        "returned counts items"
+    );
+    let has_more = page["has_more"]
+        .as_bool()
+        .expect("has_more is always present");
+    assert_eq!(
+        page.get("next_cursor").is_some(),
+        has_more,
+        "next_cursor is present exactly when has_more"
+    );
+    assert!(
+        page.get("total").is_some() || page["total_known"] == json!(false),
+        "total or total_known: false"
+    );
+    assert!(page["requests"].as_u64().is_some(), "requests is present");
+}
+
+/// The ids of items.
+pub fn ids(items: &[Value]) -> Vec<String> {
+    items
+        .iter()
+        .map(|i| i["id"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
