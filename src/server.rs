@@ -54,8 +54,9 @@ pub fn describe(tool: &Tool) -> rmcp::model::Tool {
 
 /// The tools a server offers. Until write tools exist, every row; later, writes only when allowed.
 pub fn offered(allow_writes: bool) -> Vec<&'static Tool> {
-    table::TOOLS
+    table::tools()
         .iter()
+        .copied()
         .filter(|t| allow_writes || t.hints.read_only)
         .collect()
 }
@@ -127,6 +128,7 @@ impl Server {
         let scope = CallScope::new(tool.name, tool.operations(), self.budget);
         let input = Input {
             args,
+            fingerprint: fingerprint.clone(),
             limit,
             position,
         };

@@ -88,3 +88,83 @@ pub fn post(
     out.insert("permalink".into(), json!(permalink(base_url, &id)));
     Value::Object(out)
 }
+
+/// A person: id, username, name, nickname, position-free basics, bot and deactivated flags.
+pub fn user(u: &types::User) -> Value {
+    let name = [
+        u.first_name.as_deref().unwrap_or(""),
+        u.last_name.as_deref().unwrap_or(""),
+    ]
+    .join(" ");
+    let mut out = Map::new();
+    out.insert("id".into(), json!(u.id));
+    out.insert("username".into(), json!(u.username));
+    if !name.trim().is_empty() {
+        out.insert("name".into(), json!(name.trim()));
+    }
+    if let Some(n) = u.nickname.as_deref().filter(|n| !n.is_empty()) {
+        out.insert("nickname".into(), json!(n));
+    }
+    if let Some(e) = u.email.as_deref().filter(|e| !e.is_empty()) {
+        out.insert("email".into(), json!(e));
+    }
+    if u.is_bot == Some(true) {
+        out.insert("is_bot".into(), json!(true));
+    }
+    if u.delete_at.unwrap_or(0) > 0 {
+        out.insert("deactivated".into(), json!(true));
+    }
+    Value::Object(out)
+}
+
+/// A team: id, name (its URL name), display name, whether anyone may join, description.
+pub fn team(t: &types::Team) -> Value {
+    let mut out = Map::new();
+    out.insert("id".into(), json!(t.id));
+    out.insert("name".into(), json!(t.name));
+    out.insert("display_name".into(), json!(t.display_name));
+    out.insert(
+        "type".into(),
+        json!(match t.type_.as_deref() {
+            Some("O") => "open",
+            Some("I") => "invite_only",
+            _ => "unknown",
+        }),
+    );
+    if let Some(d) = t.description.as_deref().filter(|d| !d.is_empty()) {
+        out.insert("description".into(), json!(d));
+    }
+    if t.delete_at.unwrap_or(0) > 0 {
+        out.insert("archived".into(), json!(true));
+    }
+    Value::Object(out)
+}
+
+/// A channel: id, name, display name, kind, team, purpose, archived flag, last post time.
+/// `team_name` is the team's URL name when known.
+pub fn channel(c: &types::Channel, team_name: Option<&str>) -> Value {
+    let mut out = Map::new();
+    out.insert("id".into(), json!(c.id));
+    out.insert("name".into(), json!(c.name));
+    out.insert("display_name".into(), json!(c.display_name));
+    out.insert("type".into(), json!(crate::names::channel_kind(c)));
+    if let Some(t) = c.team_id.as_deref().filter(|t| !t.is_empty()) {
+        out.insert("team_id".into(), json!(t));
+    }
+    if let Some(t) = team_name {
+        out.insert("team".into(), json!(t));
+    }
+    if let Some(p) = c.purpose.as_deref().filter(|p| !p.is_empty()) {
+        out.insert("purpose".into(), json!(p));
+    }
+    if let Some(h) = c.header.as_deref().filter(|h| !h.is_empty()) {
+        out.insert("header".into(), json!(h));
+    }
+    if c.delete_at.unwrap_or(0) > 0 {
+        out.insert("archived".into(), json!(true));
+    }
+    if let Some(t) = c.last_post_at.filter(|t| *t > 0) {
+        out.insert("last_post".into(), json!(rfc3339(t)));
+    }
+    Value::Object(out)
+}

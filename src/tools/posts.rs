@@ -21,7 +21,12 @@ pub async fn summaries(cx: &Ctx, posts: &[Post]) -> Result<Vec<Value>, ToolError
 
 pub async fn read_channel(cx: &Ctx, input: Input) -> Result<Output, ToolError> {
     let args = &input.args;
-    let channel_id = names::channel_id(args.str("channel").unwrap_or_default())?;
+    let channel_id = names::channel_id(
+        cx,
+        args.str("channel").unwrap_or_default(),
+        args.str("team"),
+    )
+    .await?;
     let q = Query {
         channel_id: channel_id.clone(),
         roots_only: args.flag("roots_only"),
