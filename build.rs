@@ -50,6 +50,9 @@ fn run() -> Result<(), String> {
     }
     let overrides =
         Overrides::load(&overrides_dir).map_err(|e| listing("overrides/ does not load", &e))?;
+    if !spec.pinned {
+        check_against_table(&root, &doc, &overrides, &spec.path)?;
+    }
     let problems = overrides.check_parameters(&upstream);
     if !problems.is_empty() {
         return Err(listing(
@@ -84,6 +87,7 @@ fn run() -> Result<(), String> {
         &out.join("overrides.json"),
         &to_json(&describe(&overrides))?,
     )?;
+    write(&out.join("overrides_full.json"), &to_json(&overrides)?)?;
     println!(
         "cargo:rustc-env=MATTERMOST_SPEC_RELEASE={}",
         if spec.pinned {
@@ -99,6 +103,36 @@ fn run() -> Result<(), String> {
     );
     println!("cargo:rustc-env=MATTERMOST_SPEC_FILE={}", pin.file);
     Ok(())
+}
+
+/// Building against another release on purpose: compare it with what the tool table uses (committed in
+/// `spec/table-uses.json`) first, and stop with the report when the table cannot be built against it,
+/// rather than with compiler errors.
+fn check_against_table(
+    root: &Path,
+    doc: &serde_json::Value,
+    overrides: &Overrides,
+    path: &Path,
+) -> Result<(), String> {
+    let uses_path = root.join("spec").join("table-uses.json");
+    println!("cargo:rerun-if-changed={}", uses_path.display());
+    let text = std::fs::read_to_string(&uses_path)
+        .map_err(|e| format!("cannot read {}: {e}", uses_path.display()))?;
+    let table: mattermost_spec::check::TableUses = serde_json::from_str(&text)
+        .map_err(|e| format!("{} is not valid: {e}", uses_path.display()))?;
+    let mut report =
+        mattermost_spec::check::compare(&table.operations, doc, overrides, &table.uses);
+    report
+        .findings
+        .retain(|f| f.kind != mattermost_spec::check::Kind::NewList);
+    if report.buildable() {
+        return Ok(());
+    }
+    Err(format!(
+        "building against {} on purpose, but the tool table cannot be built against it:\n\n{}",
+        path.display(),
+        report.render(&path.display().to_string(), &table.pinned)
+    ))
 }
 
 fn listing(title: &str, items: &[String]) -> String {

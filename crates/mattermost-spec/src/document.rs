@@ -45,3 +45,26 @@ pub fn resolve<'a>(doc: &'a Value, value: &'a Value) -> &'a Value {
 
 /// The HTTP methods an OpenAPI path item may hold, in the order they are reported.
 pub const METHODS: [&str; 7] = ["get", "put", "post", "delete", "patch", "head", "options"];
+
+/// The path every operation's path is relative to, from the first server's URL: `/api/v4` for specs
+/// that list `http://host/api/v4` as their server, "" for those whose paths carry it already.
+pub fn base_path(doc: &Value) -> String {
+    let url = doc
+        .pointer("/servers/0/url")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let after_scheme = url.split_once("://").map(|(_, rest)| rest).unwrap_or("");
+    match after_scheme.find('/') {
+        Some(i) => after_scheme[i..].trim_end_matches('/').to_string(),
+        None => String::new(),
+    }
+}
+
+/// An operation's full path: the base path, then the path as the spec gives it.
+pub fn full_path(base: &str, path: &str) -> String {
+    if base.is_empty() || path.starts_with(base) {
+        path.to_string()
+    } else {
+        format!("{base}{path}")
+    }
+}

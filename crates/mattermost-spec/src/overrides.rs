@@ -4,12 +4,12 @@
 //! a client can be generated from it (what is wrong upstream, what the repair changes).
 
 use crate::surface::{Location, Surface};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
 /// Where in Mattermost's source a parameter is read.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Evidence {
     /// The server source file, e.g. `server/channels/api4/post.go`.
@@ -21,7 +21,7 @@ pub struct Evidence {
 }
 
 /// An undocumented parameter: the router reads it, the spec does not list it.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Parameter {
     pub operation: String,
@@ -35,7 +35,8 @@ pub struct Parameter {
     pub evidence: Evidence,
     /// The test that shows the server reading it: `tests/<file>.rs::<test name>`.
     pub test: String,
-    #[serde(skip)]
+    /// The file it was read from (set when loading; kept when the overrides travel as JSON).
+    #[serde(default)]
     pub file: String,
 }
 
@@ -47,7 +48,7 @@ impl Parameter {
 
 /// A repair of the spec. `repair` names the pass (see `repairs.rs`); targeted passes take the
 /// operation or schema they change and what they expect to find there.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Repair {
     pub repair: String,
@@ -76,11 +77,12 @@ pub struct Repair {
     pub expect: Option<Value>,
     #[serde(default)]
     pub replace: Option<Value>,
-    #[serde(skip)]
+    /// The file it was read from (set when loading; kept when the overrides travel as JSON).
+    #[serde(default)]
     pub file: String,
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Overrides {
     pub parameters: Vec<Parameter>,
     pub repairs: Vec<Repair>,

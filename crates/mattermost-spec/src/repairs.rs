@@ -103,7 +103,19 @@ type Changes = Vec<(String, String)>;
 /// Runs the declared repairs, adds the undocumented parameters and excludes the multipart operations.
 /// `doc` is changed in place. Errors name the override file at fault.
 pub fn normalize(doc: &mut Value, overrides: &Overrides) -> Result<Normalized, Vec<String>> {
+    let (normalized, errors) = normalize_lenient(doc, overrides);
+    if errors.is_empty() {
+        Ok(normalized)
+    } else {
+        Err(errors)
+    }
+}
+
+/// As [`normalize`], but goes on past a repair that fails, so that every problem is reported at once
+/// (what `spec-check` needs). Returns what was done and every error.
+pub fn normalize_lenient(doc: &mut Value, overrides: &Overrides) -> (Normalized, Vec<String>) {
     let mut errors = Vec::new();
+    let mut out = Normalized::default();
     for r in &overrides.repairs {
         if !PASSES.iter().any(|(name, _)| *name == r.repair) {
             let known: Vec<&str> = PASSES.iter().map(|(n, _)| *n).collect();
@@ -115,19 +127,15 @@ pub fn normalize(doc: &mut Value, overrides: &Overrides) -> Result<Normalized, V
             ));
         }
     }
-    if !errors.is_empty() {
-        return Err(errors);
-    }
-    let mut out = Normalized::default();
     for (pass, _) in PASSES {
         for r in overrides.repairs.iter().filter(|r| r.repair == *pass) {
             match run(pass, doc, r) {
                 Ok(changes) if changes.is_empty() => errors.push(format!(
-                    "{}: the repair `{}` no longer finds what it repairs (upstream: {}). If the spec was \
-                     fixed upstream, delete this file.",
+                    "{}: the repair `{}` no longer finds what it repairs ({}); if the spec was fixed \
+                     upstream, delete this file.",
                     r.file,
                     r.repair,
-                    r.upstream.trim()
+                    first_sentence(&r.upstream)
                 )),
                 Ok(changes) => out.edits.extend(changes.into_iter().map(|(at, what)| Edit {
                     repair: r.repair.clone(),
@@ -139,15 +147,23 @@ pub fn normalize(doc: &mut Value, overrides: &Overrides) -> Result<Normalized, V
             }
         }
     }
-    if !errors.is_empty() {
-        return Err(errors);
-    }
     match overrides.apply_parameters(doc) {
         Ok(edits) => out.edits.extend(edits),
-        Err(e) => return Err(e),
+        Err(e) => errors.extend(e),
     }
+    out.edits.extend(absolute_paths(doc));
     out.excluded = drop_multipart(doc);
-    Ok(out)
+    (out, errors)
+}
+
+fn first_sentence(text: &str) -> String {
+    let one: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let end = one.find(". ").map(|i| i + 1).unwrap_or(one.len());
+    let mut s: String = one[..end].chars().take(140).collect();
+    if s.len() < one[..end].len() {
+        s.push('…');
+    }
+    s
 }
 
 fn run(pass: &str, doc: &mut Value, r: &Repair) -> Result<Changes, String> {
@@ -621,6 +637,47 @@ fn add_property(doc: &mut Value, r: &Repair) -> Result<Changes, String> {
         format!("schema {schema}"),
         format!("add property `{property}`"),
     )])
+}
+
+/// Makes every path absolute: a spec whose server URL ends in `/api/v4` (older releases) gets that
+/// prefix on its paths, and its server URL loses it, so the client's base URL is the server root in
+/// every release. Not a declared repair: it is how the generated client is addressed, and a no-op on
+/// specs that carry full paths.
+pub fn absolute_paths(doc: &mut Value) -> Vec<Edit> {
+    let base = crate::document::base_path(doc);
+    if base.is_empty() {
+        return Vec::new();
+    }
+    let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else {
+        return Vec::new();
+    };
+    let moved: Vec<(String, Value)> = std::mem::take(paths)
+        .into_iter()
+        .map(|(p, item)| (crate::document::full_path(&base, &p), item))
+        .collect();
+    let count = moved.len();
+    paths.extend(moved);
+    if let Some(servers) = doc.get_mut("servers").and_then(Value::as_array_mut) {
+        for server in servers {
+            if let Some(url) = server
+                .get("url")
+                .and_then(Value::as_str)
+                .map(str::to_string)
+            {
+                server["url"] = Value::String(
+                    url.trim_end_matches('/')
+                        .trim_end_matches(&base)
+                        .to_string(),
+                );
+            }
+        }
+    }
+    vec![Edit {
+        repair: "absolute paths".into(),
+        file: String::new(),
+        at: format!("{count} paths"),
+        what: format!("prefixed with {base}, the server URL's path"),
+    }]
 }
 
 /// Removes the operations whose request body is `multipart/form-data`; progenitor cannot generate them.

@@ -3,11 +3,11 @@
 //! is checked against and what `spec-check` compares between releases.
 
 use crate::document::{METHODS, resolve};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Location {
     Path,
@@ -37,7 +37,7 @@ impl Location {
 /// The name a body parameter has when the body is not an object (a JSON array of ids, say).
 pub const WHOLE_BODY: &str = "[]";
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Param {
     pub name: String,
     pub location: Location,
@@ -46,7 +46,7 @@ pub struct Param {
     pub ty: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Operation {
     pub id: String,
     /// Upper case: `GET`, `POST`, ...
@@ -86,7 +86,7 @@ impl Operation {
 /// Every operation of a spec, by operationId. A duplicated operationId gets the same numeric suffix the
 /// `dedupe_opids` repair gives it (`SearchFiles`, `SearchFiles2`), so names agree before and after
 /// repair.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Surface {
     pub operations: BTreeMap<String, Operation>,
 }
@@ -98,7 +98,9 @@ impl Surface {
             return Surface { operations };
         };
         let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+        let base = crate::document::base_path(doc);
         for (path, item) in paths {
+            let path = &crate::document::full_path(&base, path);
             let shared = item.get("parameters").and_then(Value::as_array);
             for method in METHODS {
                 let Some(op) = item.get(method) else { continue };

@@ -1,0 +1,128 @@
+//! The pinned spec as the binary carries it (the repaired surface and the overrides the client was
+//! generated with), what the tool table uses of it, and `mattermost-mcp spec-check PATH`, which compares
+//! another release's spec with it.
+
+use crate::table::{self, Source};
+use mattermost_spec::check::{self, TableUses, Use};
+use mattermost_spec::{Overrides, Surface, document};
+use std::path::Path;
+
+const SURFACE: &str = include_str!(concat!(env!("OUT_DIR"), "/surface.json"));
+const OVERRIDES: &str = include_str!(concat!(env!("OUT_DIR"), "/overrides_full.json"));
+
+/// The pinned spec's file name and sha256.
+pub const PINNED: &str = concat!(
+    env!("MATTERMOST_SPEC_FILE"),
+    " (sha256 ",
+    env!("MATTERMOST_SPEC_SHA256"),
+    ")"
+);
+
+/// The repaired pinned spec's operations, as the generated client has them.
+pub fn pinned_surface() -> Surface {
+    serde_json::from_str(SURFACE).unwrap_or_default()
+}
+
+/// The overrides the client was generated with.
+pub fn overrides() -> Overrides {
+    serde_json::from_str(OVERRIDES).unwrap_or_default()
+}
+
+/// What each tool sends to each operation it calls (resolution's calls included).
+pub fn uses() -> Vec<Use> {
+    let mut out = Vec::new();
+    for tool in table::tools() {
+        for call in tool.all_calls() {
+            let sends = call
+                .params
+                .iter()
+                .filter(|(_, source)| !matches!(source, Source::Omitted(_)))
+                .map(|(name, _)| name.to_string())
+                .collect();
+            out.push(Use {
+                tool: tool.name.to_string(),
+                operation: call.operation.to_string(),
+                sends,
+            });
+        }
+    }
+    out
+}
+
+/// The contents `spec/table-uses.json` must have.
+pub fn table_uses() -> TableUses {
+    let uses = uses();
+    let surface = pinned_surface();
+    let mut operations = Surface::default();
+    for u in &uses {
+        if let Some(op) = surface.get(&u.operation) {
+            operations.operations.insert(op.id.clone(), op.clone());
+        }
+    }
+    TableUses {
+        pinned: env!("MATTERMOST_SPEC_FILE").to_string(),
+        uses,
+        operations,
+    }
+}
+
+/// Compares the spec at `path` with the pinned one. Returns the report and whether the table can be
+/// built against it.
+pub fn run(path: &Path) -> Result<(String, bool), String> {
+    let other = document::read(path)?;
+    let report = check::compare(&pinned_surface(), &other, &overrides(), &uses());
+    Ok((
+        report.render(&path.display().to_string(), PINNED),
+        report.buildable(),
+    ))
+}
+
+/// The README's tool list, from the table: each tool with what it answers and how it pages.
+pub fn tools_markdown() -> String {
+    use crate::table::Answer;
+    let mut out = String::new();
+    for t in table::tools() {
+        let first = t
+            .description
+            .split(". ")
+            .next()
+            .unwrap_or(t.description)
+            .trim_end_matches('.');
+        let shape = match t.answer {
+            Answer::One => String::new(),
+            Answer::List { strategy, limit } => {
+                format!(
+                    " *List: limit default {}, max {}; paged by `{}`.*",
+                    limit.default,
+                    limit.max,
+                    strategy.module()
+                )
+            }
+            Answer::Bounded { max, .. } => {
+                format!(" *Bounded by its input (at most {max}); no cursor.*")
+            }
+        };
+        let writes = if t.hints.read_only {
+            ""
+        } else {
+            " *Writes: offered only with `MATTERMOST_ALLOW_WRITES=true`.*"
+        };
+        let args: Vec<String> = t
+            .args
+            .iter()
+            .map(|a| {
+                if a.required {
+                    a.name.to_string()
+                } else {
+                    format!("{}?", a.name)
+                }
+            })
+            .collect();
+        out.push_str(&format!(
+            "- `{}`({}): {first}.{shape}{writes}\n",
+            t.name,
+            args.join(", ")
+        ));
+    }
+    out
+}
