@@ -24,7 +24,7 @@ pub enum Fault {
     HtmlStatus(u16),
 }
 
-/// A fault rule. `path` is a route template as in the spec (`/api/v4/channels/{channel_id}/posts`)
+/// A fault rule. `path` is a route template as in the spec (`/api/v4/channels/{channel_id}/posts`), "*" for every route,
 /// or an exact path; `method` None matches any method; `times` None = every matching request,
 /// Some(n) = the next n matching requests.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,6 +41,16 @@ impl FaultRule {
         FaultRule {
             method: None,
             path: path.to_string(),
+            fault,
+            times: None,
+        }
+    }
+
+    /// A rule for every request to any route (`path` "*").
+    pub fn everywhere(fault: Fault) -> FaultRule {
+        FaultRule {
+            method: None,
+            path: "*".to_string(),
             fault,
             times: None,
         }
@@ -78,7 +88,8 @@ impl Faults {
             r.method
                 .as_deref()
                 .is_none_or(|m| m.eq_ignore_ascii_case(method))
-                && (r.path == path
+                && (r.path == "*"
+                    || r.path == path
                     || template.is_some_and(|t| router::same_template(&r.path, t))
                     || router::template_matches(&r.path, path))
                 && r.times != Some(0)

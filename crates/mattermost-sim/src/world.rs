@@ -396,6 +396,15 @@ impl World {
     }
 
     /// Make a user's token expired: it now gets 401 `api.context.session_expired.app_error`.
+    /// Gives a user a token of the test's choosing (a recognisable one, to look for leaks), in place of
+    /// the one the world made.
+    pub fn set_token(&mut self, username: &str, token: &str) {
+        if let Some(id) = self.user_id(username) {
+            self.tokens.retain(|(_, u)| *u != id);
+            self.tokens.push((token.to_string(), id));
+        }
+    }
+
     pub fn expire_token(&mut self, username: &str) {
         let token = self.token(username);
         self.expired_tokens.insert(token);
@@ -999,6 +1008,27 @@ impl World {
     pub fn unfollow(&mut self, user_id: &str, root_id: &str) {
         let m = self.membership_mut(user_id, root_id);
         m.following = false;
+    }
+
+    /// Marks read every thread of a channel the user has a membership of, as viewing a channel does for
+    /// a client without collapsed reply threads (`app/channel.go` `MarkChannelsAsViewed`: updateThreads
+    /// when ThreadAutoFollow and not collapsed_threads_supported).
+    pub fn view_threads_of_channel(&mut self, user_id: &str, channel_id: &str, at_ms: i64) {
+        let roots: std::collections::HashSet<String> = self
+            .posts
+            .iter()
+            .filter(|p| p.channel_id == channel_id && p.root_id.is_empty())
+            .map(|p| p.id.clone())
+            .collect();
+        for m in self
+            .thread_memberships
+            .iter_mut()
+            .filter(|m| m.user_id == user_id && roots.contains(&m.post_id))
+        {
+            m.last_viewed = at_ms;
+            m.last_updated = m.last_updated.max(at_ms);
+            m.unread_mentions = 0;
+        }
     }
 
     /// Mark a followed thread read up to `at_ms`.

@@ -453,6 +453,17 @@ pub(crate) fn view(ctx: &mut Ctx) -> HResult {
         }
         let at = c.last_post_at;
         ctx.w.view(&uid, &cid, at);
+        // A client without collapsed reply threads (the field false or absent) gets the channel's
+        // threads marked read too; one that supports them keeps their own unread state.
+        let supported = body
+            .get("collapsed_threads_supported")
+            .and_then(|v| v.as_bool())
+            .unwrap_or(false);
+        if !supported {
+            ctx.w
+                .view_threads_of_channel(&uid, &cid, crate::http::now_ms());
+        }
+
         times.insert(cid.clone(), json!(at));
     }
     Ok(Reply::json(

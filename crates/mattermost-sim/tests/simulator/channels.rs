@@ -265,3 +265,48 @@ async fn view_route_sets_last_viewed_at_and_stats_count_active_members() {
     );
     drop(sim);
 }
+
+/// Viewing a channel marks its followed threads read too unless the body says the client supports
+/// collapsed reply threads (`app/channel.go` `MarkChannelsAsViewed`: `updateThreads` when ThreadAutoFollow
+/// and not `collapsed_threads_supported`).
+#[tokio::test]
+async fn viewing_a_channel_marks_its_threads_read_unless_collapsed_threads_are_supported() {
+    let mut f = fixture();
+    let root = f.world.post(&f.town, &f.alice, T0 + 1, "root");
+    f.world.follow(&f.alice, &root);
+    f.world
+        .reply(&root, &f.bob, T0 + 2, "a reply alice has not read");
+    let (town, team) = (f.town.clone(), f.team.clone());
+    let (sim, c) = start(f.world, "alice").await;
+    let unread = || async {
+        c.get(&format!("/users/me/teams/{team}/threads?unread=true"))
+            .await
+            .json()["threads"]
+            .as_array()
+            .map(Vec::len)
+            .unwrap_or(0)
+    };
+    assert_eq!(unread().await, 1);
+    let r = c
+        .post(
+            "/channels/members/me/view",
+            &json!({"channel_id": town, "collapsed_threads_supported": true}),
+        )
+        .await;
+    assert_eq!(r.status, 200);
+    assert_eq!(
+        unread().await,
+        1,
+        "a client with collapsed threads keeps the thread unread"
+    );
+    let r = c
+        .post("/channels/members/me/view", &json!({"channel_id": town}))
+        .await;
+    assert_eq!(r.status, 200);
+    assert_eq!(
+        unread().await,
+        0,
+        "without it, viewing the channel marks its threads read"
+    );
+    drop(sim);
+}
