@@ -10,6 +10,7 @@ pub const TIMEOUT: &str = "MATTERMOST_TIMEOUT_SECS";
 pub const BUDGET: &str = "MATTERMOST_CALL_BUDGET_SECS";
 pub const CA_FILE: &str = "MATTERMOST_CA_FILE";
 pub const ALLOW_HTTP: &str = "MATTERMOST_ALLOW_HTTP";
+pub const ALLOW_WRITES: &str = "MATTERMOST_ALLOW_WRITES";
 
 /// Every variable the server reads, with its default and meaning (the README's configuration table).
 pub const VARIABLES: &[(&str, &str, &str)] = &[
@@ -38,6 +39,11 @@ pub const VARIABLES: &[(&str, &str, &str)] = &[
         ALLOW_HTTP,
         "false",
         "true allows plain http:// to a host other than this machine (the token then crosses the network unencrypted).",
+    ),
+    (
+        ALLOW_WRITES,
+        "false",
+        "true also offers the tools that change something in Mattermost (mark_channel_read); without it only tools that read are listed.",
     ),
 ];
 
@@ -68,6 +74,8 @@ pub struct Config {
     pub timeout: Duration,
     pub budget: Duration,
     pub ca_file: Option<PathBuf>,
+    /// Offer the tools that write.
+    pub allow_writes: bool,
 }
 
 fn seconds(name: &str, value: Option<String>, default: u64) -> Result<Duration, String> {
@@ -176,6 +184,7 @@ impl Config {
             timeout: seconds(TIMEOUT, get(TIMEOUT), 30)?,
             budget: seconds(BUDGET, get(BUDGET), 120)?,
             ca_file,
+            allow_writes: boolean(ALLOW_WRITES, get(ALLOW_WRITES))?,
         })
     }
 

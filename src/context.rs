@@ -75,10 +75,10 @@ impl Ctx {
         if let Some(v) = fresh(&self.my_channels) {
             return Ok(v);
         }
-        let list = send(self.mm.api.get_channels_for_user("me", Some(true), None))
+        let list = crate::mattermost::channels_for_user(&self.mm.api, Some(true))
             .await
-            .map_err(|e| self.fail(e, "channels of the user", "me"))?
-            .into_inner();
+            .map_err(|e| self.fail(e, "channels of the user", "me"))?;
+
         Ok(keep(&self.my_channels, list))
     }
 

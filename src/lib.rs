@@ -16,6 +16,7 @@ pub mod names;
 pub mod overrides_cmd;
 pub mod paging;
 pub mod server;
+pub mod spec_check;
 pub mod summary;
 pub mod table;
 pub mod time;

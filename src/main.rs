@@ -4,7 +4,7 @@
 //! MCP on stdin/stdout; `demo` does the same against a built-in simulated Mattermost; `overrides` prints
 //! the spec overrides the client was generated with. Logs go to stderr.
 
-use mattermost_mcp::{config, context, log, mattermost, overrides_cmd, server};
+use mattermost_mcp::{config, context, log, mattermost, overrides_cmd, server, spec_check};
 
 use clap::{Parser, Subcommand};
 use rmcp::ServiceExt;
@@ -33,6 +33,17 @@ enum Command {
     Demo,
     /// Print the spec overrides and repairs the client was generated with.
     Overrides,
+    /// Compare another release's OpenAPI spec with the pinned one, for what the tools use.
+    SpecCheck {
+        /// The spec file (YAML or JSON) of another Mattermost release.
+        path: std::path::PathBuf,
+    },
+    /// Print what the tool table uses of the pinned spec (the contents of spec/table-uses.json).
+    #[command(hide = true)]
+    TableUses,
+    /// Print the README's tool list from the tool table.
+    #[command(hide = true)]
+    ToolsMarkdown,
 }
 
 fn main() -> ExitCode {
@@ -53,6 +64,34 @@ fn main() -> ExitCode {
             print!("{}", overrides_cmd::report());
             ExitCode::SUCCESS
         }
+        Command::SpecCheck { path } => match spec_check::run(&path) {
+            Ok((report, buildable)) => {
+                print!("{report}");
+                if buildable {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::from(1)
+                }
+            }
+            Err(message) => {
+                log::error(&message);
+                ExitCode::from(2)
+            }
+        },
+        Command::ToolsMarkdown => {
+            print!("{}", spec_check::tools_markdown());
+            ExitCode::SUCCESS
+        }
+        Command::TableUses => match serde_json::to_string_pretty(&spec_check::table_uses()) {
+            Ok(json) => {
+                println!("{json}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                log::error(&e.to_string());
+                ExitCode::from(1)
+            }
+        },
         Command::Serve => match config::Config::from_env() {
             Ok(config) => runtime.block_on(serve(config, cli.page_size)),
             Err(message) => {
@@ -119,7 +158,8 @@ async fn serve(config: config::Config, page_size: usize) -> ExitCode {
         )),
     }
     let ctx = Arc::new(context::Ctx::new(mm));
-    let server = server::Server::new(ctx, page_size, config.budget);
+    let server = server::Server::new(ctx, page_size, config.budget, config.allow_writes);
+
     let running = match server.serve(rmcp::transport::stdio()).await {
         Ok(r) => r,
         Err(e) => {

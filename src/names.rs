@@ -106,12 +106,28 @@ const TEAM_CALLS: &[Call] = &[
         operation: "GetTeamByName",
         params: &[("name", Source::Arg("team"))],
     },
+    Call {
+        operation: "GetTeam",
+        params: &[("team_id", Source::Arg("team"))],
+    },
 ];
 
-const USER_CALLS: &[Call] = &[
+/// The lookups that turn people's names, ids and emails into people, with the search that suggests the
+/// closest usernames for a name nobody has.
+pub const USER_CALLS: &[Call] = &[
     Call {
         operation: "GetUsersByUsernames",
         params: &[("body", Source::Arg("user"))],
+    },
+    Call {
+        operation: "GetUsersByIds",
+        params: &[
+            ("body", Source::Arg("user")),
+            (
+                "since",
+                Source::Omitted("a person named by id is wanted whenever they last changed"),
+            ),
+        ],
     },
     Call {
         operation: "GetUserByEmail",
@@ -166,15 +182,24 @@ const USER_CALLS: &[Call] = &[
 
 const POST_CALLS: &[Call] = &[];
 
-/// The operations resolving an argument of this kind may send.
-pub fn calls(kind: Kind) -> &'static [Call] {
-    match kind {
-        Kind::Channel => CHANNEL_CALLS,
-        Kind::Team => TEAM_CALLS,
-        Kind::User | Kind::Users { .. } => USER_CALLS,
-        Kind::Post => POST_CALLS,
+/// The operations resolving an argument of this kind may send. A channel's resolution may resolve a
+/// team (`team`, or the user's teams a name is looked up in) and a person (`@alice` for a direct
+/// message channel), so it may send theirs too.
+pub fn calls(kind: Kind) -> Vec<&'static Call> {
+    let groups: &[&'static [Call]] = match kind {
+        Kind::Channel => &[CHANNEL_CALLS, TEAM_CALLS, USER_CALLS],
+        Kind::Team => &[TEAM_CALLS],
+        Kind::User | Kind::Users { .. } => &[USER_CALLS],
+        Kind::Post => &[POST_CALLS],
         _ => &[],
+    };
+    let mut out: Vec<&'static Call> = Vec::new();
+    for c in groups.iter().flat_map(|g| g.iter()) {
+        if !out.iter().any(|k| k.operation == c.operation) {
+            out.push(c);
+        }
     }
+    out
 }
 
 // ---- posts ----

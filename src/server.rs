@@ -11,7 +11,8 @@ use crate::paging::{cursor, envelope};
 use crate::table::{self, Tool};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, ToolAnnotations,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities,
+    ServerConfig, ToolAnnotations,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -52,10 +53,14 @@ pub fn describe(tool: &Tool) -> rmcp::model::Tool {
         ))
 }
 
-/// The tools a server offers. Until write tools exist, every row; later, writes only when allowed.
+/// The tools a server offers: every read-only row, and the rows that write only when writes are allowed.
 pub fn offered(allow_writes: bool) -> Vec<&'static Tool> {
-    table::tools()
-        .iter()
+    offer(table::tools(), allow_writes)
+}
+
+/// The rule [`offered`] applies, on any rows.
+pub fn offer<'a>(rows: &[&'a Tool], allow_writes: bool) -> Vec<&'a Tool> {
+    rows.iter()
         .copied()
         .filter(|t| allow_writes || t.hints.read_only)
         .collect()
@@ -64,8 +69,9 @@ pub fn offered(allow_writes: bool) -> Vec<&'static Tool> {
 const LIST_CURSOR: &str = "tools/list";
 
 impl Server {
-    pub fn new(ctx: Arc<Ctx>, page_size: usize, budget: Duration) -> Server {
-        let tools = offered(false);
+    pub fn new(ctx: Arc<Ctx>, page_size: usize, budget: Duration, allow_writes: bool) -> Server {
+        let tools = offered(allow_writes);
+
         let listed = tools.iter().map(|t| describe(t)).collect();
         Server {
             ctx,
@@ -114,6 +120,7 @@ impl Server {
         &self,
         tool: &'static Tool,
         arguments: Option<&serde_json::Map<String, Value>>,
+        progress: Option<crate::mattermost::call::Progress>,
     ) -> Result<Value, ToolError> {
         let (args, limit) = args::check(tool.name, &tool.all_args(), arguments, tool.limit())?;
         let fingerprint = cursor::fingerprint(args.map());
@@ -125,7 +132,7 @@ impl Server {
             None => None,
         };
         let resumable = position.is_some();
-        let scope = CallScope::new(tool.name, tool.operations(), self.budget);
+        let scope = CallScope::new(tool.name, tool.operations(), self.budget, progress);
         let input = Input {
             args,
             fingerprint: fingerprint.clone(),
@@ -153,6 +160,19 @@ impl Server {
                 scope.requests(),
             )),
             Err(mut e) => {
+                if scope.remaining().is_zero()
+                    && matches!(e.kind, "timeout" | "unreachable" | "refused")
+                {
+                    e = ToolError::new(
+                        "timeout",
+                        format!(
+                            "The call ran out of its time budget ({} s, MATTERMOST_CALL_BUDGET_SECS) after {} Mattermost \
+                             requests.",
+                            self.budget.as_secs(),
+                            scope.requests()
+                        ),
+                    );
+                }
                 let transient = matches!(
                     e.kind,
                     "rate_limited" | "timeout" | "unreachable" | "mattermost_failed"
@@ -192,7 +212,7 @@ impl ServerHandler for Server {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _cx: RequestContext<RoleServer>,
+        cx: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let Some(tool) = self.tool(&request.name) else {
             let names: Vec<&str> = self.tools.iter().map(|t| t.name).collect();
@@ -205,7 +225,21 @@ impl ServerHandler for Server {
                 None,
             ));
         };
-        let result = match self.run(tool, request.arguments.as_ref()).await {
+        let progress =
+            cx.meta
+                .get_progress_token()
+                .map(|token| -> crate::mattermost::call::Progress {
+                    let peer = cx.peer.clone();
+                    Box::new(move |step, message| {
+                        let param = ProgressNotificationParam::new(token.clone(), f64::from(step))
+                            .with_message(message);
+                        let peer = peer.clone();
+                        tokio::spawn(async move {
+                            let _ = peer.notify_progress(param).await;
+                        });
+                    })
+                });
+        let result = match self.run(tool, request.arguments.as_ref(), progress).await {
             Ok(value) => CallToolResult::structured(value),
             Err(e) => {
                 crate::log::info(&format!("{} answered an error: {}", tool.name, e.kind));

@@ -22,12 +22,25 @@ pub fn operation_key(name: &str) -> String {
         .collect()
 }
 
-#[derive(Debug)]
+/// Where a call's progress messages go (a client's progress notifications), when the client asked.
+pub type Progress = Box<dyn Fn(u32, String) + Send + Sync>;
+
 pub struct CallScope {
     pub tool: &'static str,
     declared: BTreeSet<String>,
     requests: AtomicU32,
     deadline: Instant,
+    progress: Option<Progress>,
+    steps: AtomicU32,
+}
+
+impl std::fmt::Debug for CallScope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CallScope")
+            .field("tool", &self.tool)
+            .field("requests", &self.requests())
+            .finish()
+    }
 }
 
 impl CallScope {
@@ -35,13 +48,24 @@ impl CallScope {
         tool: &'static str,
         declared: impl IntoIterator<Item = &'static str>,
         budget: Duration,
+        progress: Option<Progress>,
     ) -> Arc<Self> {
         Arc::new(CallScope {
             tool,
             declared: declared.into_iter().map(operation_key).collect(),
             requests: AtomicU32::new(0),
             deadline: Instant::now() + budget,
+            progress,
+            steps: AtomicU32::new(0),
         })
+    }
+
+    /// Tells the client what the call is waiting for, when it asked for progress.
+    pub fn report(&self, message: String) {
+        if let Some(progress) = &self.progress {
+            let step = self.steps.fetch_add(1, Ordering::Relaxed) + 1;
+            progress(step, message);
+        }
     }
 
     /// Runs `f` with this scope current.

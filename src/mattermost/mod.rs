@@ -66,7 +66,12 @@ impl Mattermost {
         let http = builder
             .build()
             .map_err(|e| format!("cannot set up the HTTP client: {e}"))?;
-        let api = Client::new_with_client(&config.url, http, transport::Transport::default());
+        let policy = transport::Policy {
+            request_timeout: config.timeout,
+            ..transport::Policy::default()
+        };
+        let api = Client::new_with_client(&config.url, http, transport::Transport { policy });
+
         Ok(Mattermost {
             api,
             url: config.url.clone(),
@@ -81,5 +86,24 @@ pub async fn send<T>(
     match call.await {
         Ok(v) => Ok(v),
         Err(e) => Err(MmError::from_client(e).await),
+    }
+}
+
+/// The user's channels (GetChannelsForUser), with Mattermost's answer for a user with none read as
+/// the empty list it means: the server streams the list, and when its first batch finds nothing it has
+/// already written `[`, so the answer is a 200 whose body is `[` and an AppError
+/// (`app.channel.get_channels.not_found.app_error`), not JSON (mattermost-list-semantics.md §8).
+pub async fn channels_for_user(
+    api: &Client,
+    include_deleted: Option<bool>,
+) -> Result<Vec<types::Channel>, MmError> {
+    match send(api.get_channels_for_user("me", include_deleted, None)).await {
+        Ok(list) => Ok(list.into_inner()),
+        Err(MmError::NotMattermost {
+            status: 200,
+            detail,
+            ..
+        }) if detail.contains("get_channels.not_found") => Ok(Vec::new()),
+        Err(e) => Err(e),
     }
 }

@@ -16,6 +16,8 @@ use std::time::Duration;
 /// How the transport retries and waits.
 #[derive(Debug, Clone)]
 pub struct Policy {
+    /// How long one request may take (a request's own timeout never exceeds it, nor the call's budget).
+    pub request_timeout: Duration,
     /// Longest wait for one 429 `Retry-After`.
     pub rate_limit_wait_max: Duration,
     /// Tries in all for a request answered 429.
@@ -31,6 +33,7 @@ pub struct Policy {
 impl Default for Policy {
     fn default() -> Self {
         Policy {
+            request_timeout: Duration::from_secs(30),
             rate_limit_wait_max: Duration::from_secs(10),
             rate_limit_tries: 3,
             read_tries: 3,
@@ -124,8 +127,10 @@ impl ClientHooks<Transport> for Client {
                 scope.requests()
             )));
         }
+        let limit = self.inner().policy.request_timeout.min(remaining);
         let timeout = request.timeout_mut();
-        *timeout = Some(timeout.map_or(remaining, |t| t.min(remaining)));
+        *timeout = Some(timeout.map_or(limit, |t| t.min(limit)));
+
         Ok(())
     }
 
@@ -182,12 +187,35 @@ impl ClientHooks<Transport> for Client {
                 }
                 _ => return outcome,
             };
-            if let Some(scope) = &scope
-                && scope.remaining() <= wait
-            {
-                return outcome;
+            if let Some(scope) = &scope {
+                if scope.remaining() <= wait {
+                    return outcome;
+                }
+                let why = match &outcome {
+                    Ok(r) if r.status() == StatusCode::TOO_MANY_REQUESTS => format!(
+                        "Mattermost is rate-limiting (429); waiting {:.1} s as it asked, then trying again ({} of {} tries)",
+                        wait.as_secs_f64(),
+                        rate_limited + 1,
+                        policy.rate_limit_tries
+                    ),
+                    Ok(r) => format!(
+                        "Mattermost answered {}; trying again in {:.1} s ({} of {} tries)",
+                        r.status().as_u16(),
+                        wait.as_secs_f64(),
+                        failed + 1,
+                        policy.read_tries
+                    ),
+                    Err(_) => format!(
+                        "the connection to Mattermost broke; trying again in {:.1} s ({} of {} tries)",
+                        wait.as_secs_f64(),
+                        failed + 1,
+                        policy.read_tries
+                    ),
+                };
+                scope.report(why);
             }
             tokio::time::sleep(wait).await;
+
             current = next;
         }
     }
