@@ -6,12 +6,26 @@
 //! | since | [`since`] | posts written since a time, past Mattermost's cap of 1000 changed posts |
 //! | whole list | [`whole_list`] | a list Mattermost gives whole, continued after the last item's key |
 //! | pages with ties | [`pages_with_ties`] | a paged list ordered by a value items share, read whole once per cursor chain |
+//! | (pages with ties) | [`straddling_ties`] | reading such a list whole: a run of one key that two pages cut is read again whole |
+//! | recently active | [`recently_active`] | the user's channels, most recently posted in first, kept for the cursor chain |
+//! | thread | [`thread`] | a thread oldest first, on Mattermost's (time, id) keyset from any post in it |
+//! | followed threads | [`followed_threads`] | followed threads by last reply through `before`/`after`, whole milliseconds, DM threads once |
+//! | offset quirk | [`offset_quirk`] | saved posts, whose `page` is an offset in posts, read until an empty page |
+//! | search capped | [`search_capped`] | post and file search: page 0 of at most 100 per term group, marked `capped` |
+//! | file lines | [`file_lines`] | a text file's lines, by line and byte, pages bounded in items and bytes |
 
 pub mod cursor;
 pub mod envelope;
+pub mod file_lines;
+pub mod followed_threads;
+pub mod offset_quirk;
 pub mod pages_with_ties;
 pub mod posts_by_time;
+pub mod recently_active;
+pub mod search_capped;
 pub mod since;
+pub mod straddling_ties;
+pub mod thread;
 pub mod whole_list;
 
 pub use envelope::{Limit, Page};
@@ -25,6 +39,20 @@ pub enum Strategy {
     WholeList,
     /// [`pages_with_ties`]
     PagesWithTies,
+    /// [`recently_active`]
+    RecentlyActive,
+    /// [`since`] (with [`posts_by_time`] for later pages)
+    Since,
+    /// [`thread`]
+    Thread,
+    /// [`followed_threads`]
+    FollowedThreads,
+    /// [`offset_quirk`]
+    OffsetQuirk,
+    /// [`search_capped`]
+    SearchCapped,
+    /// [`file_lines`]
+    FileLines,
 }
 
 impl Strategy {
@@ -34,6 +62,13 @@ impl Strategy {
             Strategy::PostsByTime => "paging::posts_by_time",
             Strategy::WholeList => "paging::whole_list",
             Strategy::PagesWithTies => "paging::pages_with_ties",
+            Strategy::RecentlyActive => "paging::recently_active",
+            Strategy::Since => "paging::since",
+            Strategy::Thread => "paging::thread",
+            Strategy::FollowedThreads => "paging::followed_threads",
+            Strategy::OffsetQuirk => "paging::offset_quirk",
+            Strategy::SearchCapped => "paging::search_capped",
+            Strategy::FileLines => "paging::file_lines",
         }
     }
 }

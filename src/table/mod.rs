@@ -10,8 +10,13 @@ use crate::context::{Ctx, Input, Output};
 use crate::error::ToolError;
 use crate::paging::{Limit, Strategy};
 
+mod channels;
+#[cfg(test)]
+mod governance;
 mod people;
 mod reading;
+mod writing;
+
 use std::future::Future;
 use std::pin::Pin;
 
@@ -165,7 +170,14 @@ pub const TEAM_OF_CHANNEL: Arg = Arg {
 /// Every tool, area by area, in the order `tools/list` lists them.
 pub fn tools() -> &'static [&'static Tool] {
     static ALL: std::sync::OnceLock<Vec<&'static Tool>> = std::sync::OnceLock::new();
-    ALL.get_or_init(|| people::ROWS.iter().chain(reading::ROWS.iter()).collect())
+    ALL.get_or_init(|| {
+        people::ROWS
+            .iter()
+            .chain(channels::ROWS.iter())
+            .chain(reading::ROWS.iter())
+            .chain(writing::ROWS.iter())
+            .collect()
+    })
 }
 
 /// The tool of that name.

@@ -2,5 +2,8 @@
 //! strategies and the Mattermost connection. The table (`crate::table`) says which function serves
 //! which tool.
 
+pub mod channels;
+pub mod files;
 pub mod people;
 pub mod posts;
+pub mod writing;
