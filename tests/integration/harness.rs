@@ -2,10 +2,14 @@
 //! with rmcp's own client, against a simulated Mattermost on 127.0.0.1.
 
 use mattermost_sim::{Sim, World};
-use rmcp::model::{CallToolRequestParams, CallToolResult, PaginatedRequestParams};
-use rmcp::service::RunningService;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, NumberOrString, PaginatedRequestParams,
+    ProgressNotificationParam, ProgressToken, RequestMetaObject,
+};
+use rmcp::service::{NotificationContext, RunningService};
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
-use rmcp::{RoleClient, ServiceExt};
+use rmcp::{ClientHandler, RoleClient, ServiceExt};
+
 use serde_json::{Map, Value, json};
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
@@ -13,9 +17,28 @@ use tokio::io::AsyncReadExt;
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_mattermost-mcp");
 
+/// The client side: rmcp's client, recording the progress notifications the server sends.
+#[derive(Clone, Default)]
+pub struct Recorder {
+    pub progress: Arc<Mutex<Vec<String>>>,
+}
+
+impl ClientHandler for Recorder {
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _cx: NotificationContext<RoleClient>,
+    ) {
+        if let Ok(mut p) = self.progress.lock() {
+            p.push(params.message.unwrap_or_default());
+        }
+    }
+}
+
 /// A running `mattermost-mcp` with a client connected to it.
 pub struct Mcp {
-    pub client: RunningService<RoleClient, ()>,
+    pub client: RunningService<RoleClient, Recorder>,
+    recorder: Recorder,
     stderr: Arc<Mutex<String>>,
 }
 
@@ -56,9 +79,15 @@ pub async fn spawn(url: &str, token: &str, env: &[(&str, &str)], args: &[&str]) 
             }
         });
     }
-    let client = ().serve(transport).await.expect("the MCP session starts");
+    let recorder = Recorder::default();
+    let client = recorder
+        .clone()
+        .serve(transport)
+        .await
+        .expect("the MCP session starts");
     Mcp {
         client,
+        recorder,
         stderr: captured,
     }
 }
@@ -78,6 +107,27 @@ pub fn obj(v: Value) -> Map<String, Value> {
 impl Mcp {
     pub fn stderr(&self) -> String {
         self.stderr.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+
+    /// The progress messages received so far.
+    pub fn progress(&self) -> Vec<String> {
+        self.recorder
+            .progress
+            .lock()
+            .map(|p| p.clone())
+            .unwrap_or_default()
+    }
+
+    /// A call that asks for progress notifications (a progress token in `_meta`).
+    pub async fn call_with_progress(&self, tool: &str, args: Value) -> CallToolResult {
+        let mut meta = RequestMetaObject::new();
+        meta.set_progress_token(ProgressToken(NumberOrString::Number(7)));
+        let mut params = CallToolRequestParams::new(tool.to_string()).with_arguments(obj(args));
+        params.meta = Some(meta);
+        self.client
+            .call_tool(params)
+            .await
+            .unwrap_or_else(|e| panic!("{tool}: protocol error {e}"))
     }
 
     pub async fn call(&self, tool: &str, args: Value) -> CallToolResult {
@@ -202,4 +252,85 @@ pub fn ids(items: &[Value]) -> Vec<String> {
         .iter()
         .map(|i| i["id"].as_str().unwrap_or_default().to_string())
         .collect()
+}
+
+/// A small workspace where every tool has something to answer, and the arguments to call each with.
+pub struct Rich {
+    pub channel: String,
+    pub team: String,
+    pub root: String,
+    pub file: String,
+}
+
+pub fn rich_world() -> (World, Rich) {
+    let mut w = World::new(99);
+    let alice = w.user("alice");
+    let bob = w.user("bob");
+    let team = w.team("eng", "Engineering", true);
+    w.add_to_team(&team, &alice);
+    w.add_to_team(&team, &bob);
+    let channel = w.channel(
+        &team,
+        "town-square",
+        "Town Square",
+        mattermost_sim::ChannelKind::Public,
+    );
+    w.join(&channel, &alice);
+    w.join(&channel, &bob);
+    let t0 = 1_700_000_000_000i64;
+    for k in 0..30 {
+        let who = if k % 2 == 0 { &alice } else { &bob };
+        w.post(
+            &channel,
+            who,
+            t0 + k * 1000,
+            &format!("hello number {k} @alice"),
+        );
+    }
+    let root = w.post(&channel, &bob, t0 + 40_000, "hello thread");
+    for k in 1..=3 {
+        w.reply(&root, &alice, t0 + 40_000 + k, "hello reply");
+    }
+    w.follow(&alice, &root);
+    w.save(&alice, &root);
+    w.pin(&root);
+    w.react(&bob, &root, "thumbsup", t0 + 41_000);
+    let file = w.attach(&root, "notes.txt", b"line one\nline two\nhello three\n");
+    w.draft(&alice, &channel, None, "a draft", t0 + 50_000);
+    w.emoji(&alice, "party-parrot");
+    w.set_status(&bob, "away");
+    w.view(&alice, &channel, t0 + 20_000);
+    let dm = w.direct(&alice, &bob);
+    w.post(&dm, &bob, t0 + 60_000, "hello in private");
+    (
+        w,
+        Rich {
+            channel,
+            team,
+            root,
+            file,
+        },
+    )
+}
+
+/// Arguments to call `tool` with in the rich world: every required argument, from its kind.
+pub fn sample_args(tool: &mattermost_mcp::table::Tool, r: &Rich) -> Value {
+    use mattermost_mcp::args::Kind;
+    let mut args = Map::new();
+    for a in tool.all_args().iter().filter(|a| a.required) {
+        let v = match a.kind {
+            Kind::Channel => json!(r.channel),
+            Kind::Team => json!(r.team),
+            Kind::Post => json!(r.root),
+            Kind::User => json!("bob"),
+            Kind::Users { .. } => json!(["bob", "alice"]),
+            Kind::Text { .. } if a.name == "file" => json!(r.file),
+            Kind::Text { .. } => json!("hello"),
+            Kind::Time => json!("2023-11-14"),
+            Kind::Flag => json!(false),
+            Kind::Limit | Kind::Cursor => continue,
+        };
+        args.insert(a.name.to_string(), v);
+    }
+    Value::Object(args)
 }

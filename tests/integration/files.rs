@@ -1,0 +1,238 @@
+//! search_files and read_file: file search capped as post search is, and a text file read by lines
+//! like any list (a line in pieces, pages bounded in bytes), a file that is not text refused.
+
+use crate::harness::{self, ids};
+use crate::reading::{T0, base, every_item_once, kept_exactly_once, page_while, set};
+use serde_json::{Value, json};
+
+fn lines_of(pages: &[Value]) -> Vec<(u64, String, bool)> {
+    pages
+        .iter()
+        .flat_map(|p| p["items"].as_array().cloned().unwrap_or_default())
+        .map(|i| {
+            (
+                i["line"].as_u64().unwrap_or(0),
+                i["text"].as_str().unwrap_or_default().to_string(),
+                i["continues"] == json!(true),
+            )
+        })
+        .collect()
+}
+
+/// The text the items of every page spell, pieces of a line joined.
+fn text_of(pages: &[Value]) -> String {
+    let mut out = String::new();
+    for (_, text, continues) in lines_of(pages) {
+        out.push_str(&text);
+        if !continues {
+            out.push('\n');
+        }
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn read_file_pages_a_text_file_by_lines_at_limits_1_50_200_and_refuses_what_is_not_text() {
+    let mut b = base(127);
+    let post = b.w.post(&b.channel, &b.bob, T0, "the logs");
+    let mut text = String::new();
+    for i in 0..450 {
+        if i == 100 {
+            text.push_str(&"é".repeat(12_000));
+        } else {
+            text.push_str(&format!("line {i}: ünïcode ok"));
+        }
+        text.push_str(if i % 2 == 0 { "\n" } else { "\r\n" });
+    }
+    let log = b.w.attach(&post, "service.log", text.as_bytes());
+    let png =
+        b.w.attach(&post, "shot.png", &[0x89, b'P', b'N', b'G', 0, 1, 2]);
+    let latin1 =
+        b.w.attach(&post, "old.txt", &[b'c', b'a', b'f', 0xe9, b'\n']);
+    let (sim, mcp) = harness::start(b.w, "alice").await;
+    let expected = text.replace("\r\n", "\n");
+    for limit in [1u32, 50, 200] {
+        sim.clear_log();
+        let pages = mcp
+            .pages("read_file", json!({"file": log, "limit": limit}))
+            .await;
+        assert_eq!(
+            text_of(&pages),
+            expected,
+            "limit {limit}: the pages spell the file"
+        );
+        assert_eq!(pages[0]["total"], json!(450));
+        assert_eq!(pages[0]["file"]["name"], json!("service.log"));
+        for p in &pages {
+            let bytes: usize = lines_of(std::slice::from_ref(p))
+                .iter()
+                .map(|l| l.1.len())
+                .sum();
+            assert!(
+                bytes <= 32 * 1024,
+                "limit {limit}: a page holds at most 32 KiB"
+            );
+            assert!(p["returned"].as_u64().unwrap_or(0) <= u64::from(limit));
+        }
+        let numbers: Vec<u64> = lines_of(&pages).iter().map(|l| l.0).collect();
+        assert!(
+            numbers.windows(2).all(|w| w[1] == w[0] || w[1] == w[0] + 1),
+            "lines in order"
+        );
+        let info = sim
+            .log()
+            .iter()
+            .filter(|r| r.path.ends_with("/info"))
+            .count();
+        assert_eq!(
+            info, 1,
+            "limit {limit}: the file is described once, on the first page"
+        );
+        if limit == 200 {
+            eprintln!(
+                "read_file 450 lines (one of 24 KB) at limit 200: {} pages, {} requests",
+                pages.len(),
+                sim.log().len()
+            );
+        }
+    }
+    let again: Vec<Value> = mcp
+        .pages("read_file", json!({"file": log, "limit": 50}))
+        .await;
+    let once: Vec<Value> = mcp
+        .pages("read_file", json!({"file": log, "limit": 50}))
+        .await;
+    assert_eq!(
+        lines_of(&again),
+        lines_of(&once),
+        "the same arguments give the same pages"
+    );
+    let link = format!("{}/api/v4/files/{log}/preview", sim.url());
+    let first = mcp.ok("read_file", json!({"file": link, "limit": 3})).await;
+    assert_eq!(first["items"][0]["text"], json!("line 0: ünïcode ok"));
+
+    let e = mcp.refused("read_file", json!({"file": png})).await;
+    assert_eq!(e["kind"], json!("not_text"));
+    let m = e["message"].as_str().unwrap_or_default();
+    assert!(m.contains("`shot.png`") && m.contains("image/png"), "{m}");
+    assert_eq!(e["file"]["size"], json!(7));
+    let e = mcp.refused("read_file", json!({"file": latin1})).await;
+    assert_eq!(e["kind"], json!("not_text"));
+    assert!(e["message"].as_str().unwrap_or_default().contains("UTF-8"));
+    let e = mcp.refused("read_file", json!({"file": "notes.txt"})).await;
+    assert_eq!(e["kind"], json!("bad_argument"));
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("`notes.txt`")
+    );
+}
+
+/// `n` posts by bob, two to a millisecond an hour apart, each with a file named `<stem>-<i>.txt`: the
+/// posts' and the files' ids.
+fn attach_files(
+    b: &mut crate::reading::Base,
+    n: usize,
+    stem: &str,
+    start: i64,
+) -> Vec<(String, String)> {
+    (0..n)
+        .map(|i| {
+            let t = start + (i / 2) as i64 * 3_600_000;
+            let post = b.w.post(&b.channel, &b.bob, t, "a file");
+            let file = b.w.attach(
+                &post,
+                &format!("{stem}-{i}.txt"),
+                format!("report {stem} {i}").as_bytes(),
+            );
+            (post, file)
+        })
+        .collect()
+}
+
+fn file_ids(pairs: &[(String, String)]) -> std::collections::BTreeSet<String> {
+    set(pairs.iter().map(|p| p.1.clone()))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn search_files_reads_every_match_once_and_marks_mattermosts_cap() {
+    let mut b = base(131);
+    let few = file_ids(&attach_files(&mut b, 70, "budget", T0));
+    let many = file_ids(&attach_files(&mut b, 130, "minutes", T0));
+    let team = b.team.clone();
+    let (_sim, mcp) = harness::start(b.w, "alice").await;
+    every_item_once(
+        &mcp,
+        "search_files",
+        json!({"terms": "budget"}),
+        [1, 9, 200],
+        &few,
+    )
+    .await;
+    every_item_once(
+        &mcp,
+        "search_files",
+        json!({"terms": "budget", "team": team}),
+        [1, 9, 200],
+        &few,
+    )
+    .await;
+    let first = mcp
+        .ok("search_files", json!({"terms": "budget", "limit": 5}))
+        .await;
+    assert!(first.get("capped").is_none());
+    assert_eq!(first["items"][0]["channel"], json!("~town-square"));
+    assert_eq!(first["items"][0]["author"], json!("bob"));
+    let capped = mcp
+        .read_all("search_files", json!({"terms": "minutes", "limit": 200}))
+        .await;
+    assert_eq!(capped.len(), 100);
+    let page = mcp
+        .ok("search_files", json!({"terms": "minutes", "limit": 200}))
+        .await;
+    assert_eq!(page["capped"], json!(true));
+    let older = page["older"]["terms"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let rest = mcp
+        .read_all("search_files", json!({"terms": older, "limit": 200}))
+        .await;
+    let mut all = set(ids(&capped));
+    all.extend(ids(&rest));
+    assert_eq!(
+        all, many,
+        "the older terms reach every file the cap left out"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn search_files_while_files_come_and_go_lists_each_remaining_file_once() {
+    let mut b = base(137);
+    let files = attach_files(&mut b, 60, "plan", T0);
+    let channel = b.channel.clone();
+    let (sim, mcp) = harness::start(b.w, "alice").await;
+    let doomed: Vec<(String, String)> = files.iter().skip(3).step_by(8).cloned().collect();
+    let seen = page_while(&mcp, "search_files", json!({"terms": "plan"}), 7, |round| {
+        sim.with_world(|w| {
+            let bob = w.user_id("bob").unwrap_or_default();
+            let post = w.post(&channel, &bob, T0 + 900_000_000 + round as i64, "late");
+            w.attach(
+                &post,
+                &format!("plan-late-{round}.txt"),
+                b"report plan late",
+            );
+            if let Some((post, _)) = doomed.get(round) {
+                w.delete(post, T0 + 950_000_000);
+            }
+        })
+    })
+    .await;
+    let kept: Vec<(String, String)> = files.into_iter().filter(|f| !doomed.contains(f)).collect();
+    kept_exactly_once(
+        &seen,
+        &file_ids(&kept),
+        "search_files while files come and go",
+    );
+}

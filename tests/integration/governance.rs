@@ -1,0 +1,369 @@
+//! Governance tests over the running server: every tool is called, answers in the shape its row
+//! declares, and sends only the operations its row declares; the README and the tests agree; a spec
+//! of another release is checked before anything is built. Listed, with those of
+//! `src/table/governance.rs`, in the README's "Governance tests" section (a test keeps the list true).
+
+use crate::harness::{self, check_envelope, rich_world, sample_args};
+use mattermost_mcp::spec_check::pinned_surface;
+use mattermost_mcp::table::{Answer, Tool};
+use mattermost_sim::{LoggedRequest, Sim};
+use std::path::{Path, PathBuf};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+const AT_LEAST_TOOLS: usize = 20;
+
+fn offered() -> Vec<&'static Tool> {
+    let tools = mattermost_mcp::server::offered(true);
+    assert!(
+        tools.len() >= AT_LEAST_TOOLS,
+        "only {} tools to scan",
+        tools.len()
+    );
+    tools
+}
+
+/// The operation a logged request went to: the spec path template that matches it with the most
+/// literal segments.
+fn operation_of(surface: &mattermost_spec::Surface, r: &LoggedRequest) -> Option<String> {
+    let segments: Vec<&str> = r.path.split('/').collect();
+    surface
+        .operations
+        .values()
+        .filter(|op| op.method == r.method)
+        .filter_map(|op| {
+            let template: Vec<&str> = op.path.split('/').collect();
+            if template.len() != segments.len() {
+                return None;
+            }
+            let mut literal = 0;
+            for (t, s) in template.iter().zip(&segments) {
+                if t.starts_with('{') {
+                    continue;
+                }
+                if t != s {
+                    return None;
+                }
+                literal += 1;
+            }
+            Some((literal, op.id.clone()))
+        })
+        .max()
+        .map(|(_, id)| id)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_tool_answers_in_its_declared_shape_and_sends_only_the_operations_it_declares() {
+    let (world, rich) = rich_world();
+    let sim = Sim::start(world).await.expect("sim");
+    let mcp = harness::spawn(
+        &sim.url(),
+        &sim.token("alice"),
+        &[("MATTERMOST_ALLOW_WRITES", "true")],
+        &[],
+    )
+    .await;
+    let surface = pinned_surface();
+    let mut requests_checked = 0;
+    for tool in offered() {
+        sim.clear_log();
+        let args = sample_args(tool, &rich);
+        let answer = mcp.ok(tool.name, args.clone()).await;
+        match tool.answer {
+            Answer::List { .. } => check_envelope(&answer),
+            Answer::Bounded { .. } => assert!(
+                answer.get("next_cursor").is_none(),
+                "{}: bounded, no cursor",
+                tool.name
+            ),
+            Answer::One => assert!(
+                answer.get("next_cursor").is_none() && answer.get("has_more").is_none(),
+                "{}: not a list",
+                tool.name
+            ),
+        }
+        let declared = tool.operations();
+        for r in sim.log() {
+            let op = operation_of(&surface, &r).unwrap_or_else(|| {
+                panic!(
+                    "{}: {} {} is no operation of the spec",
+                    tool.name, r.method, r.path
+                )
+            });
+            assert!(
+                declared.contains(&op.as_str()),
+                "{} sent {} {} ({op}), which its row does not declare",
+                tool.name,
+                r.method,
+                r.path
+            );
+            requests_checked += 1;
+        }
+    }
+    assert!(
+        requests_checked >= AT_LEAST_TOOLS,
+        "too few requests checked: {requests_checked}"
+    );
+}
+
+fn integration_sources() -> Vec<(PathBuf, String)> {
+    let dir = Path::new(ROOT).join("tests/integration");
+    let mut files: Vec<(PathBuf, String)> = std::fs::read_dir(&dir)
+        .expect("tests/integration")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.extension().is_some_and(|x| x == "rs")
+                && !p.ends_with("governance.rs")
+                && !p.ends_with("harness.rs")
+        })
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).unwrap_or_default();
+            (p, text)
+        })
+        .collect();
+    files.sort();
+    assert!(files.len() >= 4, "too few test files to scan");
+    files
+}
+
+#[test]
+fn every_tool_is_called_by_name_in_an_integration_test_that_asserts_on_its_output() {
+    let sources = integration_sources();
+    for tool in offered() {
+        let called = sources.iter().any(|(_, text)| {
+            ["ok", "pages", "read_all", "refused", "call_with_progress"]
+                .iter()
+                .any(|m| {
+                    let compact: String = text.split_whitespace().collect::<Vec<_>>().join("");
+                    compact.contains(&format!(".{m}(\"{}\"", tool.name))
+                })
+        });
+        assert!(
+            called,
+            "no integration test calls {} by name through ok/pages/read_all/refused",
+            tool.name
+        );
+    }
+}
+
+fn readme() -> String {
+    std::fs::read_to_string(Path::new(ROOT).join("README.md")).expect("README.md")
+}
+
+/// The lines of the README section that starts after `<!-- {marker}: ...-->`, up to the next heading.
+fn readme_section(marker: &str) -> Vec<String> {
+    let text = readme();
+    let start = text
+        .find(&format!("<!-- {marker}:"))
+        .unwrap_or_else(|| panic!("README has no `<!-- {marker}: -->` section"));
+    text[start..]
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.starts_with('#'))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The first `code` span of each `- ` item.
+fn listed_names(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .filter_map(|l| {
+            l.trim_start()
+                .strip_prefix("- `")
+                .and_then(|rest| rest.split('`').next())
+                .map(str::to_string)
+        })
+        .collect()
+}
+
+#[test]
+fn the_readmes_tool_list_is_exactly_the_tables_tools() {
+    let mut listed = listed_names(&readme_section("tools"));
+    let mut table: Vec<String> = mattermost_mcp::table::tools()
+        .iter()
+        .map(|t| t.name.to_string())
+        .collect();
+    assert!(table.len() >= AT_LEAST_TOOLS);
+    listed.sort();
+    table.sort();
+    assert_eq!(listed, table, "the README's tool list and the table differ");
+}
+
+fn governance_tests() -> Vec<String> {
+    let mut names = Vec::new();
+    for file in ["src/table/governance.rs", "tests/integration/governance.rs"] {
+        let text = std::fs::read_to_string(Path::new(ROOT).join(file)).expect("a governance file");
+        let mut is_test = false;
+        for line in text.lines() {
+            let l = line.trim();
+            if l.starts_with("#[test]") || l.starts_with("#[tokio::test") {
+                is_test = true;
+            } else if is_test && (l.starts_with("fn ") || l.starts_with("async fn ")) {
+                let name = l
+                    .trim_start_matches("async ")
+                    .trim_start_matches("fn ")
+                    .split('(')
+                    .next()
+                    .unwrap_or("")
+                    .to_string();
+                names.push(name);
+                is_test = false;
+            }
+        }
+    }
+    assert!(names.len() >= 10, "too few governance tests found");
+    names.sort();
+    names
+}
+
+#[test]
+fn the_readme_lists_exactly_the_governance_tests() {
+    let mut listed = listed_names(&readme_section("governance"));
+    listed.sort();
+    assert_eq!(
+        listed,
+        governance_tests(),
+        "the README's governance list and the governance tests differ"
+    );
+}
+
+#[test]
+fn the_readmes_configuration_names_every_variable_the_server_reads() {
+    let section = readme_section("configuration").join("\n");
+    for (name, default, _) in mattermost_mcp::config::VARIABLES {
+        assert!(
+            section.contains(&format!("`{name}`")),
+            "the README's configuration does not list {name}"
+        );
+        assert!(
+            section.contains(&format!("`{default}`")),
+            "the README gives no default `{default}` for {name}"
+        );
+    }
+    let source = std::fs::read_to_string(Path::new(ROOT).join("src/config.rs")).expect("config.rs");
+    let named = source.matches("\"MATTERMOST_").count();
+    assert!(
+        named >= mattermost_mcp::config::VARIABLES.len(),
+        "every variable config.rs names is in VARIABLES"
+    );
+}
+
+fn older_spec() -> PathBuf {
+    let pinned = Path::new(env!("MATTERMOST_SPEC_PATH"));
+    pinned.with_file_name("mattermost-openapi-v4-7.2-era.yaml")
+}
+
+#[test]
+fn spec_check_on_an_older_release_names_what_it_lacks_and_the_tools_that_use_them() {
+    let out = std::process::Command::new(harness::BIN)
+        .arg("spec-check")
+        .arg(older_spec())
+        .output()
+        .expect("spec-check runs");
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "the table cannot be built against it: {report}"
+    );
+    for (operation, tool) in [
+        ("SearchPostsInAllTeams", "search_posts"),
+        ("GetDrafts", "list_drafts"),
+    ] {
+        let line = report
+            .lines()
+            .find(|l| l.contains(operation))
+            .unwrap_or_else(|| panic!("the report does not name {operation}:\n{report}"));
+        assert!(
+            line.contains(tool),
+            "the line for {operation} names {tool}: {line}"
+        );
+        assert!(line.contains("is not in this spec"), "{line}");
+    }
+    assert!(
+        report.contains("REPAIR RETIRED") && report.contains("overrides/repairs/"),
+        "stale repairs are named by file"
+    );
+    assert!(
+        report.contains("RESULT: the table cannot be built"),
+        "{report}"
+    );
+}
+
+fn build_script() -> PathBuf {
+    let build_dir = Path::new(ROOT).join("target/debug/build");
+    std::fs::read_dir(&build_dir)
+        .expect("target/debug/build")
+        .flatten()
+        .map(|e| e.path().join("build-script-build"))
+        .filter(|p| {
+            p.is_file()
+                && p.parent()
+                    .and_then(|d| d.file_name())
+                    .is_some_and(|n| n.to_string_lossy().starts_with("mattermost-mcp-"))
+        })
+        .max_by_key(|p| p.metadata().and_then(|m| m.modified()).ok())
+        .expect("the build script was built")
+}
+
+/// Runs the build script with `MATTERMOST_OPENAPI` and, if given, `MATTERMOST_OPENAPI_SHA256`.
+fn build_with(spec: &Path, sha: Option<&str>) -> (bool, String, bool) {
+    let out_dir = std::env::temp_dir().join(format!(
+        "mattermost-mcp-build-{}-{}",
+        std::process::id(),
+        sha.is_some()
+    ));
+    std::fs::create_dir_all(&out_dir).expect("out dir");
+    let mut cmd = std::process::Command::new(build_script());
+    cmd.env("CARGO_MANIFEST_DIR", ROOT)
+        .env("OUT_DIR", &out_dir)
+        .env("MATTERMOST_OPENAPI", spec)
+        .env_remove("MATTERMOST_OPENAPI_SHA256");
+    if let Some(sha) = sha {
+        cmd.env("MATTERMOST_OPENAPI_SHA256", sha);
+    }
+    let out = cmd.output().expect("the build script runs");
+    let generated = out_dir.join("mattermost_client.rs").exists();
+    let _ = std::fs::remove_dir_all(&out_dir);
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        generated,
+    )
+}
+
+#[test]
+fn building_against_another_spec_on_purpose_stops_with_the_report() {
+    let older = older_spec();
+    let sha = mattermost_spec::pinned::sha256_hex(&std::fs::read(&older).expect("the older spec"));
+    let (ok, stderr, generated) = build_with(&older, Some(&sha));
+    assert!(!ok, "the build stops");
+    assert!(
+        stderr.contains("cannot be built against it") && stderr.contains("SearchPostsInAllTeams"),
+        "with the report: {stderr}"
+    );
+    assert!(!generated, "before generating anything");
+}
+
+#[test]
+fn a_spec_that_is_not_the_pinned_one_or_is_missing_stops_the_build_naming_what_it_wants() {
+    let (ok, stderr, _) = build_with(&older_spec(), None);
+    assert!(!ok);
+    assert!(
+        stderr.contains("is not the pinned Mattermost spec")
+            && stderr.contains("MATTERMOST_OPENAPI_SHA256="),
+        "{stderr}"
+    );
+    let (ok, stderr, _) = build_with(Path::new("/nonexistent/spec.yaml"), None);
+    assert!(!ok);
+    assert!(
+        stderr.contains("mattermost-openapi-v4-11.6.0-dev.yaml")
+            && stderr.contains("was not found"),
+        "names the file: {stderr}"
+    );
+    assert!(
+        stderr.contains("../shared/spec/") && stderr.contains("on purpose"),
+        "where to put it and how to build another: {stderr}"
+    );
+}

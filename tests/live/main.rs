@@ -1,0 +1,282 @@
+//! Live tests: the server against a real Mattermost, when one is configured.
+//!
+//! Set `MATTERMOST_LIVE_URL` and `MATTERMOST_LIVE_TOKEN` (a system administrator's token) and run
+//! `cargo test --test live`. The tests seed and own their fixtures: a team, a channel and posts named at
+//! random (`lt-<hex>`), archived at the end. Without the two variables they say loudly that they were
+//! skipped and pass (CI has no Mattermost). This binary has its own `main` (no libtest harness) so that
+//! the skip is printed whatever the output capture.
+
+use mattermost_mcp::config::Config;
+use mattermost_mcp::mattermost::{Mattermost, send};
+use rmcp::model::CallToolRequestParams;
+use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
+use rmcp::{RoleClient, ServiceExt, service::RunningService};
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+
+const BIN: &str = env!("CARGO_BIN_EXE_mattermost-mcp");
+
+struct Live {
+    url: String,
+    token: String,
+    http: reqwest::Client,
+}
+
+impl Live {
+    async fn api(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        body: Option<Value>,
+    ) -> Result<Value, String> {
+        let mut request = self
+            .http
+            .request(method.clone(), format!("{}/api/v4{path}", self.url))
+            .bearer_auth(&self.token);
+        if let Some(b) = body {
+            request = request.json(&b);
+        }
+        let response = request
+            .send()
+            .await
+            .map_err(|e| format!("{method} {path}: {e}"))?;
+        let status = response.status();
+        let text = response.text().await.unwrap_or_default();
+        if !status.is_success() {
+            return Err(format!("{method} {path}: {status}: {text}"));
+        }
+        Ok(serde_json::from_str(&text).unwrap_or(Value::Null))
+    }
+
+    async fn post(&self, path: &str, body: Value) -> Result<Value, String> {
+        self.api(reqwest::Method::POST, path, Some(body)).await
+    }
+}
+
+fn random_name() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    format!("lt-{:x}", nanos ^ u128::from(std::process::id()))
+}
+
+async fn mcp(live: &Live) -> RunningService<RoleClient, ()> {
+    let (url, token) = (live.url.clone(), live.token.clone());
+    let cmd = tokio::process::Command::new(BIN).configure(move |c| {
+        c.env_clear()
+            .env("MATTERMOST_URL", &url)
+            .env("MATTERMOST_TOKEN", &token)
+            .env("MATTERMOST_ALLOW_HTTP", "true");
+    });
+    ().serve(TokioChildProcess::new(cmd).expect("spawn"))
+        .await
+        .expect("session")
+}
+
+async fn call(
+    client: &RunningService<RoleClient, ()>,
+    tool: &str,
+    args: Value,
+) -> Result<Value, String> {
+    let args = args.as_object().cloned().unwrap_or_default();
+    let r = client
+        .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(args))
+        .await
+        .map_err(|e| e.to_string())?;
+    let v = r.structured_content.unwrap_or_default();
+    if r.is_error == Some(true) {
+        Err(format!("{tool}: {v}"))
+    } else {
+        Ok(v)
+    }
+}
+
+async fn read_all(
+    client: &RunningService<RoleClient, ()>,
+    tool: &str,
+    mut args: Value,
+) -> Result<(Vec<String>, u64), String> {
+    let mut ids = Vec::new();
+    let mut requests = 0;
+    loop {
+        let page = call(client, tool, args.clone()).await?;
+        requests += page["requests"].as_u64().unwrap_or(0);
+        ids.extend(
+            page["items"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|i| i["id"].as_str().map(str::to_string)),
+        );
+        match page["next_cursor"].as_str() {
+            Some(c) => args["cursor"] = json!(c),
+            None => return Ok((ids, requests)),
+        }
+    }
+}
+
+/// Seeds a team and a channel of 250 posts in bursts of up to 5 per millisecond (an administrator may
+/// set create_at), and reads it to its end at several limits: every post exactly once.
+async fn a_tied_channel_reads_every_post_exactly_once(
+    live: &Live,
+    team: &str,
+) -> Result<(), String> {
+    let me = live.api(reqwest::Method::GET, "/users/me", None).await?;
+    let channel = live
+        .post("/channels", json!({"team_id": team, "name": random_name(), "display_name": "live ties", "type": "O"}))
+        .await?;
+    let channel_id = channel["id"].as_str().ok_or("no channel id")?.to_string();
+    let mut posted = BTreeSet::new();
+    let mut t: i64 = 1_600_000_000_000;
+    while posted.len() < 250 {
+        for k in 0..(1 + posted.len() % 5) {
+            let p = live
+                .post("/posts", json!({"channel_id": channel_id, "message": format!("live post {} {k}", posted.len()), "create_at": t}))
+                .await?;
+            posted.insert(p["id"].as_str().unwrap_or_default().to_string());
+        }
+        t += 1;
+    }
+    let client = mcp(live).await;
+    for limit in [1, 7, 200] {
+        let (ids, requests) = read_all(
+            &client,
+            "read_channel",
+            json!({"channel": channel_id, "limit": limit}),
+        )
+        .await?;
+        let unique: BTreeSet<String> = ids.iter().cloned().collect();
+        if unique.len() != ids.len() || unique != posted {
+            return Err(format!(
+                "limit {limit}: {} posts read, {} distinct, {} posted",
+                ids.len(),
+                unique.len(),
+                posted.len()
+            ));
+        }
+        println!(
+            "    limit {limit}: {} posts exactly once, {requests} requests",
+            ids.len()
+        );
+    }
+    let _ = me;
+    Ok(())
+}
+
+/// The undocumented collapsedThreads is read by the real server: only thread roots come back.
+async fn collapsed_threads_is_read_by_the_server(live: &Live, team: &str) -> Result<(), String> {
+    let channel = live.post("/channels", json!({"team_id": team, "name": random_name(), "display_name": "live threads", "type": "O"})).await?;
+    let channel_id = channel["id"].as_str().unwrap_or_default().to_string();
+    let root = live
+        .post(
+            "/posts",
+            json!({"channel_id": channel_id, "message": "a root"}),
+        )
+        .await?;
+    live.post(
+        "/posts",
+        json!({"channel_id": channel_id, "message": "a reply", "root_id": root["id"]}),
+    )
+    .await?;
+    let config = Config::from(|k| match k {
+        "MATTERMOST_URL" => Some(live.url.clone()),
+        "MATTERMOST_TOKEN" => Some(live.token.clone()),
+        "MATTERMOST_ALLOW_HTTP" => Some("true".into()),
+        _ => None,
+    })?;
+    let mm = Mattermost::connect(&config)?;
+    let all = send(mm.api.get_posts_for_channel(
+        &channel_id,
+        None,
+        None,
+        None,
+        None,
+        None,
+        Some(0),
+        Some(60),
+        None,
+        None,
+    ))
+    .await
+    .map_err(|e| format!("{e:?}"))?;
+    let roots = send(mm.api.get_posts_for_channel(
+        &channel_id,
+        None,
+        None,
+        Some(true),
+        None,
+        None,
+        Some(0),
+        Some(60),
+        None,
+        None,
+    ))
+    .await
+    .map_err(|e| format!("{e:?}"))?;
+    let (a, r) = (
+        all.into_inner().order.unwrap_or_default().len(),
+        roots.into_inner().order.unwrap_or_default().len(),
+    );
+    if a != 2 || r != 1 {
+        return Err(format!(
+            "without collapsedThreads {a} posts (want 2), with it {r} (want 1)"
+        ));
+    }
+    Ok(())
+}
+
+#[tokio::main]
+async fn main() {
+    let (Ok(url), Ok(token)) = (
+        std::env::var("MATTERMOST_LIVE_URL"),
+        std::env::var("MATTERMOST_LIVE_TOKEN"),
+    ) else {
+        println!(
+            "\n==> LIVE TESTS SKIPPED: set MATTERMOST_LIVE_URL and MATTERMOST_LIVE_TOKEN (a system administrator's"
+        );
+        println!(
+            "    token) to run them against a real Mattermost; see the README's Tests section.\n"
+        );
+        return;
+    };
+    let live = Live {
+        url: url.trim_end_matches('/').to_string(),
+        token,
+        http: reqwest::Client::new(),
+    };
+    let team = match live.post("/teams", json!({"name": random_name(), "display_name": "mattermost-mcp live tests", "type": "O"})).await {
+        Ok(t) => t["id"].as_str().unwrap_or_default().to_string(),
+        Err(e) => {
+            println!("live tests: cannot create their team: {e}");
+            std::process::exit(1);
+        }
+    };
+    println!("live tests against {} (team {team})", live.url);
+    let mut failed = 0;
+    let results = [
+        (
+            "a_tied_channel_reads_every_post_exactly_once",
+            a_tied_channel_reads_every_post_exactly_once(&live, &team).await,
+        ),
+        (
+            "collapsed_threads_is_read_by_the_server",
+            collapsed_threads_is_read_by_the_server(&live, &team).await,
+        ),
+    ];
+    for (name, result) in results {
+        match result {
+            Ok(()) => println!("  ok    {name}"),
+            Err(e) => {
+                failed += 1;
+                println!("  FAIL  {name}: {e}");
+            }
+        }
+    }
+    let _ = live
+        .api(reqwest::Method::DELETE, &format!("/teams/{team}"), None)
+        .await;
+    if failed > 0 {
+        std::process::exit(1);
+    }
+}
