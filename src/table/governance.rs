@@ -45,11 +45,7 @@ fn table_names(op: &mattermost_spec::Operation) -> BTreeSet<String> {
 fn is_resolution(call: &Call) -> bool {
     [Kind::Channel, Kind::Team, Kind::User, Kind::Post]
         .iter()
-        .any(|k| {
-            crate::names::calls(*k)
-                .into_iter()
-                .any(|c| std::ptr::eq(c, call))
-        })
+        .any(|k| crate::names::calls(*k).into_iter().any(|c| c == call))
 }
 
 #[test]

@@ -56,7 +56,7 @@ pub const READS: Hints = Hints {
 };
 
 /// Where the value of one parameter of a called operation comes from.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Source {
     /// Set from the named argument (after name resolution, for references).
     Arg(&'static str),
@@ -71,7 +71,7 @@ pub enum Source {
 /// One Mattermost operation a tool calls, by its operationId in the repaired spec, with every path,
 /// query and body parameter accounted for (body fields as `body.<name>`, a whole non-object body as
 /// `body`).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Call {
     pub operation: &'static str,
     pub params: &'static [(&'static str, Source)],
