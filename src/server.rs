@@ -160,9 +160,9 @@ impl Server {
                 scope.requests(),
             )),
             Err(mut e) => {
-                if scope.remaining().is_zero()
-                    && matches!(e.kind, "timeout" | "unreachable" | "refused")
-                {
+                let out_of_budget = scope.remaining().is_zero()
+                    || (e.kind == "timeout" && scope.was_bound_by_budget());
+                if out_of_budget && matches!(e.kind, "timeout" | "unreachable" | "refused") {
                     e = ToolError::new(
                         "timeout",
                         format!(

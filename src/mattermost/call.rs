@@ -32,6 +32,7 @@ pub struct CallScope {
     deadline: Instant,
     progress: Option<Progress>,
     steps: AtomicU32,
+    budget_bound: std::sync::atomic::AtomicBool,
 }
 
 impl std::fmt::Debug for CallScope {
@@ -57,6 +58,7 @@ impl CallScope {
             deadline: Instant::now() + budget,
             progress,
             steps: AtomicU32::new(0),
+            budget_bound: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
@@ -83,6 +85,17 @@ impl CallScope {
 
     pub fn requests(&self) -> u32 {
         self.requests.load(Ordering::Relaxed)
+    }
+
+    /// Marks that a request's timeout was cut to what is left of the budget, so that its timing out is
+    /// the budget's doing.
+    pub fn bound_by_budget(&self) {
+        self.budget_bound.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a request's timeout was cut to what was left of the budget.
+    pub fn was_bound_by_budget(&self) -> bool {
+        self.budget_bound.load(Ordering::Relaxed)
     }
 
     /// Time left before the call's budget runs out.

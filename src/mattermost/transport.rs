@@ -127,7 +127,11 @@ impl ClientHooks<Transport> for Client {
                 scope.requests()
             )));
         }
-        let limit = self.inner().policy.request_timeout.min(remaining);
+        let request_timeout = self.inner().policy.request_timeout;
+        if remaining < request_timeout {
+            scope.bound_by_budget();
+        }
+        let limit = request_timeout.min(remaining);
         let timeout = request.timeout_mut();
         *timeout = Some(timeout.map_or(limit, |t| t.min(limit)));
 

@@ -87,10 +87,21 @@ async fn foreign_other_argument_altered_and_garbled_cursors_are_refused() {
         "{e}"
     );
 
-    let mut altered: Vec<char> = good.chars().collect();
-    let at = altered.len() / 3;
-    altered[at] = if altered[at] == 'A' { 'B' } else { 'A' };
-    let altered: String = altered.into_iter().collect();
+    // Change the position inside the cursor (a digit of its time), keeping it valid JSON and base64.
+    use base64::Engine;
+    let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    let mut bytes = b64.decode(&good).expect("a cursor is base64url");
+    let payload_end = bytes.len() - 6;
+    let at = bytes[..payload_end]
+        .iter()
+        .rposition(|b| b.is_ascii_digit())
+        .expect("a digit in the position");
+    bytes[at] = if bytes[at] == b'9' {
+        b'8'
+    } else {
+        bytes[at] + 1
+    };
+    let altered = b64.encode(&bytes);
     let e = mcp
         .refused(
             "read_channel",
@@ -99,8 +110,8 @@ async fn foreign_other_argument_altered_and_garbled_cursors_are_refused() {
         .await;
     let m = e["message"].as_str().unwrap_or_default();
     assert!(
-        m.contains("was changed") || m.contains("does not decode"),
-        "{m}"
+        m.contains("was changed after this server made it"),
+        "an altered cursor is named as such: {m}"
     );
 
     for garbled in ["hello", "", "%%%", "eyJ0IjoxfQ"] {
