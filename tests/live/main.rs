@@ -228,18 +228,36 @@ async fn collapsed_threads_is_read_by_the_server(live: &Live, team: &str) -> Res
 
 #[tokio::main]
 async fn main() {
-    let (Ok(url), Ok(token)) = (
+    // `MATTERMOST_LIVE_URL=simulator` runs the suite against the project's simulator, to check the suite
+    // itself (CI does); any other value is a real Mattermost.
+    let mut simulator = None;
+    let (url, token) = match (
         std::env::var("MATTERMOST_LIVE_URL"),
         std::env::var("MATTERMOST_LIVE_TOKEN"),
-    ) else {
-        println!(
-            "\n==> LIVE TESTS SKIPPED: set MATTERMOST_LIVE_URL and MATTERMOST_LIVE_TOKEN (a system administrator's"
-        );
-        println!(
-            "    token) to run them against a real Mattermost; see the README's Tests section.\n"
-        );
-        return;
+    ) {
+        (Ok(url), _) if url == "simulator" => {
+            let mut world = mattermost_sim::World::new(5);
+            let admin = world.user("admin");
+            world.make_admin(&admin);
+            let sim = mattermost_sim::Sim::start(world)
+                .await
+                .expect("the simulator starts");
+            let pair = (sim.url(), sim.token("admin"));
+            simulator = Some(sim);
+            pair
+        }
+        (Ok(url), Ok(token)) => (url, token),
+        _ => {
+            println!(
+                "\n==> LIVE TESTS SKIPPED: set MATTERMOST_LIVE_URL and MATTERMOST_LIVE_TOKEN (a system administrator's"
+            );
+            println!(
+                "    token) to run them against a real Mattermost; see the README's Tests section.\n"
+            );
+            return;
+        }
     };
+    let _keep = simulator;
     let live = Live {
         url: url.trim_end_matches('/').to_string(),
         token,

@@ -2,7 +2,7 @@
 //! `api4/api.go` (a segment that fails its regex means no route, so a 404).
 
 use crate::http::HResult;
-use crate::routes::{Ctx, channels, files, misc, posts, search, teams, threads, users};
+use crate::routes::{Ctx, channels, files, misc, posts, search, teams, threads, users, writes};
 
 pub(crate) type Handler = fn(&mut Ctx) -> HResult;
 
@@ -36,6 +36,11 @@ const fn public(method: &'static str, template: &'static str, handler: Handler) 
 /// Literal routes come before the ones whose variable would also match the literal
 /// (gorilla/mux tries routes in registration order).
 pub(crate) static ROUTES: &[Route] = &[
+    // the writes the live tests seed with
+    r("POST", "/api/v4/teams", writes::create_team),
+    r("POST", "/api/v4/channels", writes::create_channel),
+    r("POST", "/api/v4/posts", writes::create_post),
+    r("DELETE", "/api/v4/teams/{team_id}", writes::archive_team),
     public("GET", "/api/v4/system/ping", misc::ping),
     public("GET", "/api/v4/config/client", misc::client_config),
     // users

@@ -8,6 +8,7 @@ pub(crate) mod search;
 pub(crate) mod teams;
 pub(crate) mod threads;
 pub(crate) mod users;
+pub(crate) mod writes;
 
 use serde_json::Value;
 
