@@ -260,12 +260,22 @@ pub enum Matched<T> {
 /// Nothing matched gives the five closest names.
 pub fn choose<T>(wanted: &str, candidates: Vec<Candidate<T>>) -> Matched<T> {
     let w = wanted.trim().to_lowercase();
-    let whole: Vec<usize> = candidates
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| c.names.iter().any(|n| n.to_lowercase() == w))
-        .map(|(i, _)| i)
-        .collect();
+    let matching = |test: &dyn Fn(&Candidate<T>) -> bool| -> Vec<usize> {
+        candidates
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| test(c))
+            .map(|(i, _)| i)
+            .collect()
+    };
+    // The first name is the one a thing is addressed by (a channel's or team's URL name, a username):
+    // a whole match of it wins over a display name that happens to be the same.
+    let primary = matching(&|c| c.names.first().is_some_and(|n| n.to_lowercase() == w));
+    let whole = if primary.len() == 1 {
+        primary
+    } else {
+        matching(&|c| c.names.iter().any(|n| n.to_lowercase() == w))
+    };
     let picked = if whole.is_empty() {
         candidates
             .iter()
@@ -444,7 +454,16 @@ async fn channel_once(
                 channel: Some(c),
             });
         }
-        Matched::Many(c) => return Err(ambiguous("channel", reference, c, ", or give `team`")),
+        Matched::Many(c) => {
+            let teams: std::collections::BTreeSet<&str> =
+                c.iter().filter_map(|x| x["team"].as_str()).collect();
+            let hint = if teams.len() > 1 {
+                ", or give `team`"
+            } else {
+                ""
+            };
+            return Err(ambiguous("channel", reference, c, hint));
+        }
         Matched::None(closest) => closest,
     };
     // Not one of the user's channels: a public channel of one of their teams, by its exact name.
@@ -809,5 +828,14 @@ mod tests {
         assert!(
             matches!(choose("twon-square", c()), Matched::None(v) if v.first().map(String::as_str) == Some("town-square"))
         );
+        // A URL name wins over another's display name that is the same word.
+        let random = || {
+            vec![
+                cand("1", &["random-2", "Random"]),
+                cand("2", &["random", "Random"]),
+            ]
+        };
+        assert!(matches!(choose("random", random()), Matched::One(id) if id == "2"));
+        assert!(matches!(choose("Random", random()), Matched::One(id) if id == "2"));
     }
 }
