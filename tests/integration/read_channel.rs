@@ -263,3 +263,64 @@ async fn before_after_and_since_read_the_posts_around_a_post_and_a_time() {
         "since reads oldest first, forward"
     );
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn since_past_1000_changed_posts_reaches_every_post_written_since_and_nothing_else() {
+    let (mut world, channel, posted) = tied_channel(1400, 4, 13);
+    // The posts are written from 1_700_000_000_000 on; `since` falls after the first 200 of them.
+    let t0 = 1_700_000_000_000i64;
+    let since_ms = t0 + 300;
+    let mut expected: BTreeSet<String> = posted
+        .iter()
+        .filter(|id| world.post_message(id).is_some())
+        .cloned()
+        .collect();
+    // Edits made later (their history rows change after `since`), to old and new posts; a deletion.
+    let (old, new, gone) = (posted[3].clone(), posted[900].clone(), posted[1000].clone());
+    world.edit(&old, t0 + 10_000, "an old post edited since");
+    world.edit(&new, t0 + 10_001, "a new post edited");
+    world.delete(&gone, t0 + 10_002);
+    let (sim, mcp) = harness::start(world, "alice").await;
+    let all = mcp
+        .read_all("read_channel", json!({"channel": channel, "limit": 200}))
+        .await;
+    let times: std::collections::HashMap<String, i64> = all
+        .iter()
+        .map(|i| {
+            (
+                i["id"].as_str().unwrap_or_default().to_string(),
+                mattermost_mcp::time::parse(i["time"].as_str().unwrap_or_default()).unwrap_or(0),
+            )
+        })
+        .collect();
+    expected.retain(|id| times.get(id).is_some_and(|t| *t >= since_ms));
+    assert!(
+        expected.len() > 1000,
+        "more posts since the time than Mattermost's since cap"
+    );
+    sim.clear_log();
+    let pages = mcp.pages("read_channel", json!({"channel": channel, "since": mattermost_mcp::time::rfc3339(since_ms), "limit": 200})).await;
+    let got: Vec<String> = pages
+        .iter()
+        .flat_map(|p| ids(p["items"].as_array().map(Vec::as_slice).unwrap_or(&[])))
+        .collect();
+    let unique: BTreeSet<String> = got.iter().cloned().collect();
+    assert_eq!(unique.len(), got.len(), "no post twice");
+    assert_eq!(
+        unique, expected,
+        "every post written since the time, none before, no deleted post, no history row"
+    );
+    assert!(!unique.contains(&gone) && !unique.contains(&old));
+    let requests = gets_of_posts(&sim);
+    let walk = sim
+        .log()
+        .iter()
+        .filter(|r| r.param("since").is_some())
+        .count();
+    assert_eq!(walk, 1, "one since read, which came back at the cap");
+    eprintln!(
+        "since past the cap: {} posts in {} pages, {requests} post requests",
+        got.len(),
+        pages.len()
+    );
+}
