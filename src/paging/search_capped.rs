@@ -40,6 +40,18 @@ pub struct Search<'a> {
     pub archived: bool,
 }
 
+impl<'a> Search<'a> {
+    /// A search as a search tool's arguments ask it: `match_any`, `include_archived`.
+    pub fn asked(team_id: Option<&'a str>, terms: &'a str, args: &crate::args::Args) -> Search<'a> {
+        Search {
+            team_id,
+            terms,
+            any: args.flag("match_any"),
+            archived: args.flag("include_archived"),
+        }
+    }
+}
+
 /// A search's answer: its matches and whether Mattermost's cap cut them.
 #[derive(Debug)]
 pub struct Found<T> {

@@ -119,12 +119,7 @@ pub async fn search_files(cx: &Ctx, input: Input) -> Result<Output, ToolError> {
         .unwrap_or_default()
         .trim()
         .to_string();
-    let s = Search {
-        team_id: team.as_deref(),
-        terms: &terms,
-        any: input.args.flag("match_any"),
-        archived: input.args.flag("include_archived"),
-    };
+    let s = Search::asked(team.as_deref(), &terms, &input.args);
     let found = search_capped::files(cx, &s).await?;
     let sorted = search_capped::ordered(
         found.items,

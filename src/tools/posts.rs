@@ -482,12 +482,7 @@ pub async fn search_posts(cx: &Ctx, input: Input) -> Result<Output, ToolError> {
         .unwrap_or_default()
         .trim()
         .to_string();
-    let s = Search {
-        team_id: team.as_deref(),
-        terms: &terms,
-        any: input.args.flag("match_any"),
-        archived: input.args.flag("include_archived"),
-    };
+    let s = Search::asked(team.as_deref(), &terms, &input.args);
     let found = search_capped::posts(cx, &s).await?;
     let (mut page, oldest) = matches_page(cx, &input, "search_posts", found).await?;
     if let Some(oldest) = oldest {
