@@ -17,32 +17,11 @@ use crate::context::Ctx;
 use crate::error::{ToolError, quote};
 use crate::ids::is_id;
 use crate::mattermost::{send, types};
-use crate::table::{Call, Source};
+use crate::table::{Call, ME, MY_CHANNELS, MY_TEAMS, Source};
 use serde_json::{Value, json};
 
 const CHANNEL_CALLS: &[Call] = &[
-    Call {
-        operation: "GetChannelsForUser",
-        params: &[
-            (
-                "user_id",
-                Source::Fixed(
-                    "me",
-                    "names are looked up among the token user's own channels",
-                ),
-            ),
-            (
-                "include_deleted",
-                Source::Fixed("true", "an archived channel can still be named"),
-            ),
-            (
-                "last_delete_at",
-                Source::Omitted(
-                    "all archived channels are wanted, not those archived after a time",
-                ),
-            ),
-        ],
-    },
+    MY_CHANNELS,
     Call {
         operation: "GetChannelByName",
         params: &[
@@ -81,13 +60,7 @@ const CHANNEL_CALLS: &[Call] = &[
             ),
         ],
     },
-    Call {
-        operation: "GetUser",
-        params: &[(
-            "user_id",
-            Source::Fixed("me", "a DM channel's name holds the user's own id"),
-        )],
-    },
+    ME,
     Call {
         operation: "GetUsersByUsernames",
         params: &[("body", Source::Arg("channel"))],
@@ -95,13 +68,7 @@ const CHANNEL_CALLS: &[Call] = &[
 ];
 
 const TEAM_CALLS: &[Call] = &[
-    Call {
-        operation: "GetTeamsForUser",
-        params: &[(
-            "user_id",
-            Source::Fixed("me", "names are looked up among the user's teams"),
-        )],
-    },
+    MY_TEAMS,
     Call {
         operation: "GetTeamByName",
         params: &[("name", Source::Arg("team"))],

@@ -1,7 +1,7 @@
 //! The table's rows for teams and channels: the user's teams and channels, a team's public and archived
 //! channels, channel search, one channel or team, members and counts.
 
-use super::{Answer, CHANNEL, Call, READS, Source, TEAM_OF_CHANNEL, Tool};
+use super::{Answer, CHANNEL, Call, ME, MY_TEAMS, READS, Source, TEAM_OF_CHANNEL, Tool, USERNAMES};
 use crate::args::{Arg, Kind};
 use crate::paging::{Limit, Strategy};
 use crate::run;
@@ -19,42 +19,6 @@ const TEAM: Arg = Arg {
     required: true,
     about: "The team: its id, its name (the part of its URL) or its display name.",
     shapes: None,
-};
-
-const MY_TEAMS: Call = Call {
-    operation: "GetTeamsForUser",
-    params: &[(
-        "user_id",
-        Source::Fixed(
-            "me",
-            "the user's own teams: their names are shown, and whether the user is in a team",
-        ),
-    )],
-};
-
-const ME: Call = Call {
-    operation: "GetUser",
-    params: &[(
-        "user_id",
-        Source::Fixed(
-            "me",
-            "the user's own id tells the other person of a direct message",
-        ),
-    )],
-};
-
-const USERS_BY_IDS: Call = Call {
-    operation: "GetUsersByIds",
-    params: &[
-        (
-            "body",
-            Source::Paging("the ids of the people to name, 200 to a request"),
-        ),
-        (
-            "since",
-            Source::Omitted("every person is wanted, not only those changed since a time"),
-        ),
-    ],
 };
 
 const TEAM_CHANNEL_PAGES: [(&str, Source); 3] = [
@@ -189,7 +153,7 @@ pub static ROWS: &[Tool] = &[
             },
             MY_TEAMS,
             ME,
-            USERS_BY_IDS,
+            USERNAMES,
         ],
         run: run!(channels::list_channels),
     },
@@ -228,7 +192,7 @@ pub static ROWS: &[Tool] = &[
             },
             MY_TEAMS,
             ME,
-            USERS_BY_IDS,
+            USERNAMES,
         ],
         run: run!(channels::get_channel),
     },
@@ -378,7 +342,7 @@ pub static ROWS: &[Tool] = &[
                     ),
                 ],
             },
-            USERS_BY_IDS,
+            USERNAMES,
         ],
         run: run!(channels::list_channel_members),
     },
@@ -428,7 +392,7 @@ pub static ROWS: &[Tool] = &[
                     ("exclude_deleted_users", Source::Arg("include_deactivated")),
                 ],
             },
-            USERS_BY_IDS,
+            USERNAMES,
         ],
         run: run!(channels::list_team_members),
     },

@@ -167,6 +167,64 @@ pub const TEAM_OF_CHANNEL: Arg = Arg {
     shapes: Some("narrows the channel name to one team"),
 };
 
+// The calls the shared helpers of `Ctx` make (`cx.me()`, `cx.my_channels()`, `cx.my_teams()`,
+// `cx.usernames(..)`), declared once for every row and for name resolution.
+
+/// The token's own user (`cx.me()`).
+pub const ME: Call = Call {
+    operation: "GetUser",
+    params: &[(
+        "user_id",
+        Source::Fixed("me", "the token's own user: its id, name and mention keys"),
+    )],
+};
+
+/// The user's own channels in every team, archived ones included (`cx.my_channels()`).
+pub const MY_CHANNELS: Call = Call {
+    operation: "GetChannelsForUser",
+    params: &[
+        (
+            "user_id",
+            Source::Fixed("me", "the channels are the token user's own"),
+        ),
+        (
+            "include_deleted",
+            Source::Fixed("true", "an archived channel can still be named and shown"),
+        ),
+        (
+            "last_delete_at",
+            Source::Omitted("all archived channels are wanted, not those archived after a time"),
+        ),
+    ],
+};
+
+/// The user's teams (`cx.my_teams()`).
+pub const MY_TEAMS: Call = Call {
+    operation: "GetTeamsForUser",
+    params: &[(
+        "user_id",
+        Source::Fixed(
+            "me",
+            "the token user's own teams: their names, and which the user is in",
+        ),
+    )],
+};
+
+/// The usernames of the people a page shows (`cx.usernames(..)`).
+pub const USERNAMES: Call = Call {
+    operation: "GetUsersByIds",
+    params: &[
+        (
+            "body",
+            Source::Paging("the people the page shows who are not yet known by username"),
+        ),
+        (
+            "since",
+            Source::Omitted("every person shown is wanted, not only those changed since a time"),
+        ),
+    ],
+};
+
 /// Every tool, area by area, in the order `tools/list` lists them.
 pub fn tools() -> &'static [&'static Tool] {
     static ALL: std::sync::OnceLock<Vec<&'static Tool>> = std::sync::OnceLock::new();

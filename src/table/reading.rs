@@ -1,60 +1,13 @@
 //! The table's rows for reading: channels, unread posts, threads, followed threads, pinned and saved
 //! posts, post and file search, mentions, reactions, drafts, custom emoji and a file's text.
 
-use super::{Answer, CHANNEL, Call, READS, Source, TEAM_OF_CHANNEL, Tool};
+use super::{
+    Answer, CHANNEL, Call, ME, MY_CHANNELS, READS, Source, TEAM_OF_CHANNEL, Tool, USERNAMES,
+};
 use crate::args::{Arg, Kind, MAX_REFERENCE};
 use crate::paging::{Limit, Strategy};
 use crate::run;
 use crate::tools::{files, posts};
-
-/// Usernames of the people a page shows (authors, participants, reactors, creators).
-const USERNAMES: Call = Call {
-    operation: "GetUsersByIds",
-    params: &[
-        (
-            "body",
-            Source::Paging("the people the page shows who are not yet known by username"),
-        ),
-        (
-            "since",
-            Source::Omitted("every person shown is wanted, not only those changed since a time"),
-        ),
-    ],
-};
-
-/// The user's own channels, to say which channel an item is in.
-const MY_CHANNELS: Call = Call {
-    operation: "GetChannelsForUser",
-    params: &[
-        (
-            "user_id",
-            Source::Fixed("me", "the channels are the token user's own"),
-        ),
-        (
-            "include_deleted",
-            Source::Fixed(
-                "true",
-                "an item in an archived channel still names its channel",
-            ),
-        ),
-        (
-            "last_delete_at",
-            Source::Omitted("all archived channels are wanted, not those archived after a time"),
-        ),
-    ],
-};
-
-/// The token's own user.
-const ME: Call = Call {
-    operation: "GetUser",
-    params: &[(
-        "user_id",
-        Source::Fixed(
-            "me",
-            "the token's own user: its id, and for mentions its mention keys",
-        ),
-    )],
-};
 
 /// The team a team-wide list or search is narrowed to.
 const TEAM: Arg = Arg {
