@@ -69,7 +69,7 @@ fn run() -> Result<(), String> {
         .map_err(|e| format!("the repaired spec is not OpenAPI 3.0 that openapiv3 reads: {e}"))?;
     let mut settings = progenitor::GenerationSettings::default();
     settings
-        .with_interface(progenitor::InterfaceStyle::Positional)
+        .with_interface(progenitor::InterfaceStyle::Builder)
         .with_hooks(progenitor::HooksMode::Expected)
         .with_inner_type(quote::quote!(crate::mattermost::transport::Transport));
     let mut generator = progenitor::Generator::new(&settings);

@@ -61,7 +61,7 @@ impl Ctx {
     pub async fn me(&self) -> Result<&types::User, ToolError> {
         self.me
             .get_or_try_init(|| async {
-                send(self.mm.api.get_user("me"))
+                send(self.mm.api.get_user().user_id("me").send())
                     .await
                     .map(|u| u.into_inner())
                     .map_err(|e| self.fail(e, "user", "me"))
@@ -100,7 +100,7 @@ impl Ctx {
         if let Some(v) = fresh(&self.my_teams) {
             return Ok(v);
         }
-        let list = send(self.mm.api.get_teams_for_user("me"))
+        let list = send(self.mm.api.get_teams_for_user().user_id("me").send())
             .await
             .map_err(|e| self.fail(e, "teams of the user", "me"))?
             .into_inner();
@@ -141,10 +141,11 @@ impl Ctx {
         if missing.is_empty() {
             return Ok(found);
         }
-        let users: Vec<types::User> = send(self.mm.api.get_users_by_ids(None, &missing))
-            .await
-            .map_err(|e| self.fail(e, "users", &missing.join(",")))?
-            .into_inner();
+        let users: Vec<types::User> =
+            send(self.mm.api.get_users_by_ids().body(missing.clone()).send())
+                .await
+                .map_err(|e| self.fail(e, "users", &missing.join(",")))?
+                .into_inner();
         let mut cache = self
             .usernames
             .lock()

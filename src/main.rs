@@ -139,7 +139,7 @@ async fn serve(config: config::Config, page_size: usize) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match mattermost::send(mm.api.get_user("me")).await {
+    match mattermost::send(mm.api.get_user().user_id("me").send()).await {
         Ok(me) => log::info(&format!(
             "connected to {} as @{}",
             config.url,

@@ -442,7 +442,17 @@ async fn channel_once(
                 .is_none_or(|id| t.id.as_deref() == Some(id))
         }) {
             let tid = t.id.clone().unwrap_or_default();
-            match send(cx.mm.api.get_channel_by_name(&tid, wanted, Some(true))).await {
+            match send(
+                cx.mm
+                    .api
+                    .get_channel_by_name()
+                    .team_id(&tid)
+                    .channel_name(wanted)
+                    .include_deleted(true)
+                    .send(),
+            )
+            .await
+            {
                 Ok(c) => found.push((c.into_inner(), t.name.clone().unwrap_or_default())),
                 Err(e) if matches!(e.status(), Some(404 | 403)) => {}
                 Err(e) => return Err(cx.fail(e, "channel", reference)),
@@ -478,7 +488,7 @@ async fn channel_from_url(cx: &Ctx, url: &str) -> Result<ResolvedChannel, ToolEr
     let path = url.split(['?', '#']).next().unwrap_or("");
     if path.contains("/pl/") {
         let id = post_id(url)?;
-        let p = send(cx.mm.api.get_post(&id, None))
+        let p = send(cx.mm.api.get_post().post_id(&id).send())
             .await
             .map_err(|e| cx.fail(e, "post", url))?
             .into_inner();
@@ -498,7 +508,11 @@ async fn channel_from_url(cx: &Ctx, url: &str) -> Result<ResolvedChannel, ToolEr
             let c = send(
                 cx.mm
                     .api
-                    .get_channel_by_name_for_team_name(team, name, Some(true)),
+                    .get_channel_by_name_for_team_name()
+                    .team_name(team)
+                    .channel_name(name)
+                    .include_deleted(true)
+                    .send(),
             )
             .await
             .map_err(|e| cx.fail(e, "channel", url))?
@@ -558,7 +572,7 @@ async fn direct_channel(
 pub async fn team_of(cx: &Ctx, reference: &str) -> Result<types::Team, ToolError> {
     let r = reference.trim();
     if is_id(r) {
-        return send(cx.mm.api.get_team(r))
+        return send(cx.mm.api.get_team().team_id(r).send())
             .await
             .map(|t| t.into_inner())
             .map_err(|e| cx.fail(e, "team", reference));
@@ -581,7 +595,7 @@ pub async fn team_of(cx: &Ctx, reference: &str) -> Result<types::Team, ToolError
         Matched::None(closest) => closest,
     };
     if team_name_like(r) {
-        match send(cx.mm.api.get_team_by_name(r)).await {
+        match send(cx.mm.api.get_team_by_name().name(r).send()).await {
             Ok(t) => return Ok(t.into_inner()),
             Err(e) if matches!(e.status(), Some(404 | 403)) => {}
             Err(e) => return Err(cx.fail(e, "team", reference)),
@@ -649,7 +663,7 @@ pub async fn users(
         if is_id(t) {
             by_id.push((r.clone(), t.to_string()));
         } else if email_like(t) {
-            match send(cx.mm.api.get_user_by_email(t)).await {
+            match send(cx.mm.api.get_user_by_email().email(t).send()).await {
                 Ok(u) => found.push((r.clone(), u.into_inner())),
                 Err(e) if matches!(e.status(), Some(404 | 400)) => missing.push(r.clone()),
                 Err(e) => return Err(cx.fail(e, "user", r)),
@@ -660,7 +674,7 @@ pub async fn users(
     }
     if !by_id.is_empty() {
         let ids: Vec<String> = by_id.iter().map(|(_, id)| id.clone()).collect();
-        let list = send(cx.mm.api.get_users_by_ids(None, &ids))
+        let list = send(cx.mm.api.get_users_by_ids().body(ids.clone()).send())
             .await
             .map_err(|e| cx.fail(e, "users", &ids.join(",")))?
             .into_inner();
@@ -673,10 +687,16 @@ pub async fn users(
     }
     if !by_name.is_empty() {
         let names: Vec<String> = by_name.iter().map(|(_, n)| n.clone()).collect();
-        let list = send(cx.mm.api.get_users_by_usernames(&names))
-            .await
-            .map_err(|e| cx.fail(e, "users", &names.join(",")))?
-            .into_inner();
+        let list = send(
+            cx.mm
+                .api
+                .get_users_by_usernames()
+                .body(names.clone())
+                .send(),
+        )
+        .await
+        .map_err(|e| cx.fail(e, "users", &names.join(",")))?
+        .into_inner();
         for (r, n) in by_name {
             match list.iter().find(|u| {
                 u.username.as_deref().map(str::to_lowercase).as_deref() == Some(n.as_str())
@@ -724,7 +744,7 @@ async fn closest_usernames(cx: &Ctx, reference: &str) -> Result<Vec<String>, Too
         team_id: None,
         without_team: None,
     };
-    let list = match send(cx.mm.api.search_users(&body)).await {
+    let list = match send(cx.mm.api.search_users().body(body).send()).await {
         Ok(l) => l.into_inner(),
         Err(_) => return Ok(Vec::new()),
     };

@@ -97,7 +97,14 @@ pub async fn channels_for_user(
     api: &Client,
     include_deleted: Option<bool>,
 ) -> Result<Vec<types::Channel>, MmError> {
-    match send(api.get_channels_for_user("me", include_deleted, None)).await {
+    match send(
+        api.get_channels_for_user()
+            .user_id("me")
+            .maybe(include_deleted, |b, v| b.include_deleted(v))
+            .send(),
+    )
+    .await
+    {
         Ok(list) => Ok(list.into_inner()),
         Err(MmError::NotMattermost {
             status: 200,
@@ -107,3 +114,16 @@ pub async fn channels_for_user(
         Err(e) => Err(e),
     }
 }
+
+/// Sets an optional parameter of a generated request builder only when it has a value:
+/// `api.get_posts_for_channel().channel_id(id).maybe(after, |b, v| b.after(v))`.
+pub trait Maybe: Sized {
+    fn maybe<V>(self, value: Option<V>, set: impl FnOnce(Self, V) -> Self) -> Self {
+        match value {
+            Some(v) => set(self, v),
+            None => self,
+        }
+    }
+}
+
+impl<T> Maybe for T {}

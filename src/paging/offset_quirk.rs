@@ -39,13 +39,15 @@ fn create_at(p: &Post) -> i64 {
 
 /// One request: the saved posts from row `offset`, newest first.
 async fn fetch(cx: &Ctx, offset: usize) -> Result<Vec<Post>, ToolError> {
-    let list = send(cx.mm.api.get_flagged_posts_for_user(
-        "me",
-        None,
-        Some(offset as i64),
-        Some(PER_PAGE as i64),
-        None,
-    ))
+    let list = send(
+        cx.mm
+            .api
+            .get_flagged_posts_for_user()
+            .user_id("me")
+            .page(offset as i64)
+            .per_page(PER_PAGE as i64)
+            .send(),
+    )
     .await
     .map_err(|e| cx.fail(e, "saved posts of the user", "me"))?
     .into_inner();

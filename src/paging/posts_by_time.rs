@@ -14,7 +14,7 @@
 
 use crate::context::Ctx;
 use crate::error::ToolError;
-use crate::mattermost::{send, types::Post};
+use crate::mattermost::{Maybe, send, types::Post};
 use serde::{Deserialize, Serialize};
 
 /// Mattermost's largest page.
@@ -97,18 +97,21 @@ pub async fn fetch(
         Mode::Since(t) => (None, None, Some(*t)),
     };
     let roots = q.roots_only.then_some(true);
-    let list = send(cx.mm.api.get_posts_for_channel(
-        &q.channel_id,
-        after,
-        before,
-        roots,
-        roots,
-        None,
-        Some(0),
-        Some(i64::from(per_page.min(MAX_PER_PAGE))),
-        since,
-        Some(true),
-    ))
+    let list = send(
+        cx.mm
+            .api
+            .get_posts_for_channel()
+            .channel_id(&q.channel_id)
+            .maybe(after, |b, v| b.after(v))
+            .maybe(before, |b, v| b.before(v))
+            .maybe(roots, |b, v| b.collapsed_threads(v))
+            .maybe(roots, |b, v| b.collapsed_threads_extended(v))
+            .page(0)
+            .per_page(i64::from(per_page.min(MAX_PER_PAGE)))
+            .maybe(since, |b, v| b.since(v))
+            .skip_fetch_threads(true)
+            .send(),
+    )
     .await
     .map_err(|e| cx.fail(e, "channel", &q.channel_id))?
     .into_inner();

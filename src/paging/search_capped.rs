@@ -76,7 +76,7 @@ pub async fn posts(cx: &Ctx, s: &Search<'_>) -> Result<Found<Post>, ToolError> {
                 page: 0,
                 per_page: CAP as i64,
             };
-            send(cx.mm.api.search_posts(team, &body)).await
+            send(cx.mm.api.search_posts().team_id(team).body(body).send()).await
         }
         None => {
             let body = types::SearchPostsInAllTeamsBody {
@@ -87,7 +87,7 @@ pub async fn posts(cx: &Ctx, s: &Search<'_>) -> Result<Found<Post>, ToolError> {
                 page: Some(0),
                 per_page: Some(CAP as i64),
             };
-            send(cx.mm.api.search_posts_in_all_teams(&body)).await
+            send(cx.mm.api.search_posts_in_all_teams().body(body).send()).await
         }
     }
     .map_err(|e| cx.fail(e, "search terms", s.terms))?
@@ -114,7 +114,7 @@ pub async fn files(cx: &Ctx, s: &Search<'_>) -> Result<Found<FileInfo>, ToolErro
                 page: 0,
                 per_page: CAP as i64,
             };
-            send(cx.mm.api.search_files(team, &body)).await
+            send(cx.mm.api.search_files().team_id(team).body(body).send()).await
         }
         None => {
             let body = types::SearchFiles2Body {
@@ -125,7 +125,7 @@ pub async fn files(cx: &Ctx, s: &Search<'_>) -> Result<Found<FileInfo>, ToolErro
                 page: 0,
                 per_page: CAP as i64,
             };
-            send(cx.mm.api.search_files2(&body)).await
+            send(cx.mm.api.search_files2().body(body).send()).await
         }
     }
     .map_err(|e| cx.fail(e, "search terms", s.terms))?

@@ -18,7 +18,7 @@
 
 use crate::context::Ctx;
 use crate::error::ToolError;
-use crate::mattermost::{send, types::Post};
+use crate::mattermost::{Maybe, send, types::Post};
 use serde::{Deserialize, Serialize};
 
 /// Mattermost's largest `perPage` for a thread (above it is a 400).
@@ -55,18 +55,17 @@ pub async fn page(
 ) -> Result<ThreadPage, ToolError> {
     let asked = from.map_or(post_id, |f| f.r.as_str());
     let per_page = i64::from(limit.clamp(1, MAX_PER_PAGE));
-    let list = send(cx.mm.api.get_post_thread(
-        asked,
-        None,
-        None,
-        Some("down"),
-        from.map(|f| f.t),
-        from.map(|f| f.p.as_str()),
-        None,
-        Some(per_page),
-        None,
-        None,
-    ))
+    let list = send(
+        cx.mm
+            .api
+            .get_post_thread()
+            .post_id(asked)
+            .direction("down")
+            .maybe(from.map(|f| f.t), |b, t| b.from_create_at(t))
+            .maybe(from.map(|f| f.p.as_str()), |b, p| b.from_post(p))
+            .per_page(per_page)
+            .send(),
+    )
     .await
     .map_err(|e| cx.fail(e, "post", post_id))?
     .into_inner();

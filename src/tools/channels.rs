@@ -83,7 +83,7 @@ fn my_channel_summary(
 
 pub async fn list_teams(cx: &Ctx, input: Input) -> Result<Output, ToolError> {
     let after = input.position::<After>("list_teams")?;
-    let teams = send(cx.mm.api.get_teams_for_user("me"))
+    let teams = send(cx.mm.api.get_teams_for_user().user_id("me").send())
         .await
         .map_err(|e| cx.fail(e, "teams of the user", "me"))?
         .into_inner();
@@ -203,11 +203,15 @@ async fn memberships(
     let mut out = HashMap::new();
     if team_ids.is_empty() {
         let all = read_pages(|page, per_page| async move {
-            send(cx.mm.api.get_channel_members_with_team_data_for_user(
-                "me",
-                Some(page),
-                Some(per_page),
-            ))
+            send(
+                cx.mm
+                    .api
+                    .get_channel_members_with_team_data_for_user()
+                    .user_id("me")
+                    .page(page)
+                    .per_page(per_page)
+                    .send(),
+            )
             .await
             .map(|a| a.into_inner())
             .map_err(|e| cx.fail(e, "channel memberships of the user", "me"))
@@ -231,10 +235,17 @@ async fn memberships(
         return Ok(out);
     }
     for t in team_ids {
-        let list = send(cx.mm.api.get_channel_members_for_user("me", t))
-            .await
-            .map_err(|e| cx.fail(e, "channel memberships in the team", t))?
-            .into_inner();
+        let list = send(
+            cx.mm
+                .api
+                .get_channel_members_for_user()
+                .user_id("me")
+                .team_id(t)
+                .send(),
+        )
+        .await
+        .map_err(|e| cx.fail(e, "channel memberships in the team", t))?
+        .into_inner();
         for m in list {
             if let Some(id) = m.channel_id.clone() {
                 out.insert(id, m);
@@ -247,16 +258,25 @@ async fn memberships(
 pub async fn get_channel(cx: &Ctx, input: Input) -> Result<Output, ToolError> {
     let reference = input.args.str("channel").unwrap_or_default();
     let id = names::channel_id(cx, reference, input.args.str("team")).await?;
-    let c = send(cx.mm.api.get_channel(&id))
+    let c = send(cx.mm.api.get_channel().channel_id(&id).send())
         .await
         .map_err(|e| cx.fail(e, "channel", reference))?
         .into_inner();
-    let member = match send(cx.mm.api.get_channel_member(&id, "me")).await {
+    let member = match send(
+        cx.mm
+            .api
+            .get_channel_member()
+            .channel_id(&id)
+            .user_id("me")
+            .send(),
+    )
+    .await
+    {
         Ok(m) => Some(m.into_inner()),
         Err(e) if e.status() == Some(404) => None,
         Err(e) => return Err(cx.fail(e, "channel", reference)),
     };
-    let stats = send(cx.mm.api.get_channel_stats(&id))
+    let stats = send(cx.mm.api.get_channel_stats().channel_id(&id).send())
         .await
         .map_err(|e| cx.fail(e, "channel", reference))?
         .into_inner();
@@ -273,7 +293,7 @@ pub async fn get_channel(cx: &Ctx, input: Input) -> Result<Output, ToolError> {
 pub async fn get_channel_stats(cx: &Ctx, input: Input) -> Result<Output, ToolError> {
     let reference = input.args.str("channel").unwrap_or_default();
     let id = names::channel_id(cx, reference, input.args.str("team")).await?;
-    let s = send(cx.mm.api.get_channel_stats(&id))
+    let s = send(cx.mm.api.get_channel_stats().channel_id(&id).send())
         .await
         .map_err(|e| cx.fail(e, "channel", reference))?
         .into_inner();
@@ -305,10 +325,17 @@ pub async fn search_channels(cx: &Ctx, input: Input) -> Result<Output, ToolError
     let body = types::SearchChannelsBody { term: term.clone() };
     for t in &teams {
         let tid = t.id.clone().unwrap_or_default();
-        let list = send(cx.mm.api.search_channels(&tid, &body))
-            .await
-            .map_err(|e| cx.fail(e, "channel search in the team", &tid))?
-            .into_inner();
+        let list = send(
+            cx.mm
+                .api
+                .search_channels()
+                .team_id(&tid)
+                .body(body.clone())
+                .send(),
+        )
+        .await
+        .map_err(|e| cx.fail(e, "channel search in the team", &tid))?
+        .into_inner();
         capped |= list.len() >= CHANNEL_SEARCH_CAP;
         found.extend(list);
     }
@@ -403,14 +430,22 @@ async fn team_channels_page(
         send(
             cx.mm
                 .api
-                .get_deleted_channels_for_team(team_id, Some(page), Some(per_page)),
+                .get_deleted_channels_for_team()
+                .team_id(team_id)
+                .page(page)
+                .per_page(per_page)
+                .send(),
         )
         .await
     } else {
         send(
             cx.mm
                 .api
-                .get_public_channels_for_team(team_id, Some(page), Some(per_page)),
+                .get_public_channels_for_team()
+                .team_id(team_id)
+                .page(page)
+                .per_page(per_page)
+                .send(),
         )
         .await
     };
@@ -505,7 +540,11 @@ async fn channel_members(
         send(
             cx.mm
                 .api
-                .get_channel_members(channel_id, Some(page), Some(per_page)),
+                .get_channel_members()
+                .channel_id(channel_id)
+                .page(page)
+                .per_page(per_page)
+                .send(),
         )
         .await
         .map(|a| a.into_inner())
@@ -527,13 +566,16 @@ pub async fn list_team_members(cx: &Ctx, input: Input) -> Result<Output, ToolErr
         let members = read_pages(|page, per_page| {
             let team_id = team_id.as_str();
             async move {
-                send(cx.mm.api.get_team_members(
-                    team_id,
-                    Some(exclude_deactivated),
-                    Some(page),
-                    Some(per_page),
-                    None,
-                ))
+                send(
+                    cx.mm
+                        .api
+                        .get_team_members()
+                        .team_id(team_id)
+                        .exclude_deleted_users(exclude_deactivated)
+                        .page(page)
+                        .per_page(per_page)
+                        .send(),
+                )
                 .await
                 .map(|a| a.into_inner())
                 .map_err(|e| cx.fail(e, "team", team))

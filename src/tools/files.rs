@@ -214,7 +214,7 @@ fn not_text(f: &FileInfo, why: &str, base_url: &str) -> ToolError {
 
 /// The file's description, refused unless it is a text file read_file can read.
 async fn readable_info(cx: &Ctx, id: &str, given: &str) -> Result<FileInfo, ToolError> {
-    let info = send(cx.mm.api.get_file_info(id))
+    let info = send(cx.mm.api.get_file_info().file_id(id).send())
         .await
         .map_err(|e| cx.fail(e, "file", given))?
         .into_inner();
@@ -229,7 +229,7 @@ async fn readable_info(cx: &Ctx, id: &str, given: &str) -> Result<FileInfo, Tool
 
 /// The file's content (refused past [`MAX_FILE_BYTES`]).
 async fn download(cx: &Ctx, id: &str, given: &str) -> Result<Vec<u8>, ToolError> {
-    let answer = send(cx.mm.api.get_file(id))
+    let answer = send(cx.mm.api.get_file().file_id(id).send())
         .await
         .map_err(|e| cx.fail(e, "file", given))?;
     let mut stream = answer.into_inner_stream();

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
 
 pub async fn get_me(cx: &Ctx, _input: Input) -> Result<Output, ToolError> {
-    let answer = send(cx.mm.api.get_user("me"))
+    let answer = send(cx.mm.api.get_user().user_id("me").send())
         .await
         .map_err(|e| cx.fail(e, "user", "me"))?;
     let version = answer
@@ -117,10 +117,16 @@ pub async fn get_users(cx: &Ctx, input: Input) -> Result<Output, ToolError> {
 pub async fn get_status(cx: &Ctx, input: Input) -> Result<Output, ToolError> {
     let (people, not_found) = people_named(cx, &input.args.list("users")).await?;
     let ids: Vec<String> = people.iter().filter_map(|u| u.id.clone()).collect();
-    let statuses = send(cx.mm.api.get_users_statuses_by_ids(&ids))
-        .await
-        .map_err(|e| cx.fail(e, "statuses of the users", &ids.join(",")))?
-        .into_inner();
+    let statuses = send(
+        cx.mm
+            .api
+            .get_users_statuses_by_ids()
+            .body(ids.clone())
+            .send(),
+    )
+    .await
+    .map_err(|e| cx.fail(e, "statuses of the users", &ids.join(",")))?
+    .into_inner();
     let by_user: HashMap<&str, &types::Status> = statuses
         .iter()
         .filter_map(|s| s.user_id.as_deref().map(|id| (id, s)))
@@ -166,7 +172,7 @@ pub async fn search_users(cx: &Ctx, input: Input) -> Result<Output, ToolError> {
         not_in_team_id: None,
         without_team: None,
     };
-    let found = send(cx.mm.api.search_users(&body))
+    let found = send(cx.mm.api.search_users().body(body).send())
         .await
         .map_err(|e| cx.fail(e, "user search", &term))?
         .into_inner();
@@ -222,7 +228,7 @@ pub async fn users_by_ids(
 ) -> Result<HashMap<String, types::User>, ToolError> {
     let mut out = HashMap::new();
     for chunk in ids.chunks(ID_BATCH) {
-        let users = send(cx.mm.api.get_users_by_ids(None, &chunk.to_vec()))
+        let users = send(cx.mm.api.get_users_by_ids().body(chunk.to_vec()).send())
             .await
             .map_err(|e| cx.fail(e, "users", &chunk.join(",")))?
             .into_inner();

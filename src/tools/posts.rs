@@ -199,10 +199,17 @@ pub async fn read_unread(cx: &Ctx, input: Input) -> Result<Output, ToolError> {
         let items = summaries(cx, &posts.posts).await?;
         return Ok(Output::Page(channel_page(items, &posts, &channel_id)));
     }
-    let member = send(cx.mm.api.get_channel_member(&channel_id, "me"))
-        .await
-        .map_err(|e| cx.fail(e, "channel", input.args.str("channel").unwrap_or("")))?
-        .into_inner();
+    let member = send(
+        cx.mm
+            .api
+            .get_channel_member()
+            .channel_id(&channel_id)
+            .user_id("me")
+            .send(),
+    )
+    .await
+    .map_err(|e| cx.fail(e, "channel", input.args.str("channel").unwrap_or("")))?
+    .into_inner();
     let viewed = member.last_viewed_at.unwrap_or(0);
     if viewed <= 0 {
         return never_viewed(cx, &q, input.limit).await;
@@ -374,7 +381,7 @@ async fn read_threads(
 
 pub async fn list_pinned_posts(cx: &Ctx, input: Input) -> Result<Output, ToolError> {
     let channel_id = channel_of(cx, &input).await?;
-    let list = send(cx.mm.api.get_pinned_posts(&channel_id))
+    let list = send(cx.mm.api.get_pinned_posts().channel_id(&channel_id).send())
         .await
         .map_err(|e| cx.fail(e, "channel", input.args.str("channel").unwrap_or("")))?
         .into_inner();
@@ -596,7 +603,7 @@ pub async fn list_mentions(cx: &Ctx, input: Input) -> Result<Output, ToolError> 
 pub async fn list_reactions(cx: &Ctx, input: Input) -> Result<Output, ToolError> {
     let given = input.args.str("post").unwrap_or_default();
     let post_id = names::post_id(given)?;
-    let reactions = send(cx.mm.api.get_reactions(&post_id))
+    let reactions = send(cx.mm.api.get_reactions().post_id(&post_id).send())
         .await
         .map_err(|e| cx.fail(e, "post", given))?
         .into_inner();
@@ -656,7 +663,7 @@ pub async fn list_drafts(cx: &Ctx, input: Input) -> Result<Output, ToolError> {
 async fn read_drafts(cx: &Ctx, teams: &[String]) -> Result<Vec<Keyed<Value>>, ToolError> {
     let mut drafts: Vec<types::GetDraftsResponseItem> = Vec::new();
     for team in teams {
-        let got = send(cx.mm.api.get_drafts("me", team))
+        let got = send(cx.mm.api.get_drafts().user_id("me").team_id(team).send())
             .await
             .map_err(|e| cx.fail(e, "drafts of team", team))
             .map_err(|e| disabled(e, "Synced drafts", "ServiceSettings.AllowSyncedDrafts"))?
@@ -706,7 +713,11 @@ async fn read_emoji(cx: &Ctx) -> Result<Vec<Keyed<Value>>, ToolError> {
         send(
             cx.mm
                 .api
-                .get_emoji_list(Some(page), Some(per_page), Some("name")),
+                .get_emoji_list()
+                .page(page)
+                .per_page(per_page)
+                .sort("name")
+                .send(),
         )
         .await
         .map(|r| r.into_inner())

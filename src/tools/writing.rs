@@ -17,7 +17,7 @@ pub async fn mark_channel_read(cx: &Ctx, input: Input) -> Result<Output, ToolErr
         prev_channel_id: None,
         collapsed_threads_supported: Some(!include_threads),
     };
-    let answer = send(cx.mm.api.view_channel("me", &body))
+    let answer = send(cx.mm.api.view_channel().user_id("me").body(body).send())
         .await
         .map_err(|e| cx.fail(e, "channel", reference))?
         .into_inner();

@@ -3,7 +3,7 @@
 //! Each test is named in its override file's `test:` (a governance test keeps the two in step).
 
 use mattermost_mcp::config::Config;
-use mattermost_mcp::mattermost::{Mattermost, send, types};
+use mattermost_mcp::mattermost::{Mattermost, Maybe, send, types};
 use mattermost_sim::{ChannelKind, Sim, World};
 
 const T0: i64 = 1_700_000_000_000;
@@ -62,18 +62,17 @@ async fn posts(
     extended: Option<bool>,
     skip: Option<bool>,
 ) -> types::PostList {
-    send(mm.api.get_posts_for_channel(
-        channel,
-        None,
-        None,
-        collapsed,
-        extended,
-        None,
-        Some(0),
-        Some(per_page),
-        None,
-        skip,
-    ))
+    send(
+        mm.api
+            .get_posts_for_channel()
+            .channel_id(channel)
+            .maybe(collapsed, |b, v| b.collapsed_threads(v))
+            .maybe(extended, |b, v| b.collapsed_threads_extended(v))
+            .page(0)
+            .per_page(per_page)
+            .maybe(skip, |b, v| b.skip_fetch_threads(v))
+            .send(),
+    )
     .await
     .expect("posts")
     .into_inner()
@@ -185,21 +184,18 @@ async fn threads(
     exclude_direct: Option<bool>,
     unread: Option<bool>,
 ) -> Vec<String> {
-    send(mm.api.get_user_threads(
-        "me",
-        team,
-        after,
-        before,
-        None,
-        exclude_direct,
-        None,
-        None,
-        Some(200),
-        None,
-        None,
-        None,
-        unread,
-    ))
+    send(
+        mm.api
+            .get_user_threads()
+            .user_id("me")
+            .team_id(team)
+            .maybe(after, |b, v| b.after(v))
+            .maybe(before, |b, v| b.before(v))
+            .maybe(exclude_direct, |b, v| b.exclude_direct(v))
+            .per_page(200)
+            .maybe(unread, |b, v| b.unread(v))
+            .send(),
+    )
     .await
     .expect("threads")
     .into_inner()
@@ -285,9 +281,15 @@ async fn view_channel_reads_collapsed_threads_supported() {
         prev_channel_id: None,
         collapsed_threads_supported: supported,
     };
-    send(mm.api.view_channel("me", &view(Some(true))))
-        .await
-        .expect("view");
+    send(
+        mm.api
+            .view_channel()
+            .user_id("me")
+            .body(view(Some(true)))
+            .send(),
+    )
+    .await
+    .expect("view");
     assert_eq!(
         threads(&mm, &f.team, None, None, None, Some(true))
             .await
@@ -295,9 +297,15 @@ async fn view_channel_reads_collapsed_threads_supported() {
         1,
         "true keeps the thread unread"
     );
-    send(mm.api.view_channel("me", &view(Some(false))))
-        .await
-        .expect("view");
+    send(
+        mm.api
+            .view_channel()
+            .user_id("me")
+            .body(view(Some(false)))
+            .send(),
+    )
+    .await
+    .expect("view");
     assert!(
         threads(&mm, &f.team, None, None, None, Some(true))
             .await

@@ -186,32 +186,25 @@ async fn collapsed_threads_is_read_by_the_server(live: &Live, team: &str) -> Res
         _ => None,
     })?;
     let mm = Mattermost::connect(&config)?;
-    let all = send(mm.api.get_posts_for_channel(
-        &channel_id,
-        None,
-        None,
-        None,
-        None,
-        None,
-        Some(0),
-        Some(60),
-        None,
-        None,
-    ))
+    let all = send(
+        mm.api
+            .get_posts_for_channel()
+            .channel_id(&channel_id)
+            .page(0)
+            .per_page(60)
+            .send(),
+    )
     .await
     .map_err(|e| format!("{e:?}"))?;
-    let roots = send(mm.api.get_posts_for_channel(
-        &channel_id,
-        None,
-        None,
-        Some(true),
-        None,
-        None,
-        Some(0),
-        Some(60),
-        None,
-        None,
-    ))
+    let roots = send(
+        mm.api
+            .get_posts_for_channel()
+            .channel_id(&channel_id)
+            .collapsed_threads(true)
+            .page(0)
+            .per_page(60)
+            .send(),
+    )
     .await
     .map_err(|e| format!("{e:?}"))?;
     let (a, r) = (
