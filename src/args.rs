@@ -2,8 +2,7 @@
 //! call's arguments pass before any request is made. Unknown arguments are refused naming the accepted
 //! ones, wrong types name the expected type, and numbers out of range give the range.
 
-use crate::error::{ToolError, quote};
-use crate::paging::Limit;
+use crate::error::{ErrorKind, ToolError, quote};
 use serde_json::{Map, Value, json};
 
 /// What an argument holds.
@@ -29,6 +28,19 @@ pub enum Kind {
     Limit,
     /// A list's cursor (added by the table to every list tool).
     Cursor,
+}
+
+/// The page size a list tool takes, and its bounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limit {
+    pub default: u32,
+    pub max: u32,
+}
+
+impl Limit {
+    pub const fn new(default: u32, max: u32) -> Limit {
+        Limit { default, max }
+    }
 }
 
 /// One argument of a tool.
@@ -140,6 +152,10 @@ impl Args {
     pub fn map(&self) -> &Map<String, Value> {
         &self.map
     }
+
+    pub fn into_map(self) -> Map<String, Value> {
+        self.map
+    }
 }
 
 fn type_name(v: &Value) -> &'static str {
@@ -234,7 +250,7 @@ pub fn check(
                 let s = value.as_str().ok_or_else(wrong)?;
                 if s.len() > 4096 {
                     return Err(ToolError::new(
-                        "bad_cursor",
+                        ErrorKind::BadCursor,
                         "The cursor is too long to be one this server made. Repeat the call without `cursor`.",
                     ));
                 }

@@ -11,6 +11,7 @@ pub const BUDGET: &str = "MATTERMOST_CALL_BUDGET_SECS";
 pub const CA_FILE: &str = "MATTERMOST_CA_FILE";
 pub const ALLOW_HTTP: &str = "MATTERMOST_ALLOW_HTTP";
 pub const ALLOW_WRITES: &str = "MATTERMOST_ALLOW_WRITES";
+pub const TOOLSETS: &str = "MATTERMOST_TOOLSETS";
 
 /// Every variable the server reads, with its default and meaning (the README's configuration table).
 pub const VARIABLES: &[(&str, &str, &str)] = &[
@@ -43,7 +44,12 @@ pub const VARIABLES: &[(&str, &str, &str)] = &[
     (
         ALLOW_WRITES,
         "false",
-        "true also offers the tools that change something in Mattermost (mark_channel_read); without it only tools that read are listed.",
+        "true also offers the tools that change something in Mattermost (toolset writes); without it no tool that writes is listed or callable, whatever MATTERMOST_TOOLSETS says.",
+    ),
+    (
+        TOOLSETS,
+        "people,teams,channels,posts,files,writes",
+        "The groups of tools listed, comma-separated, or all: people, teams, channels, posts, files, writes (still only with MATTERMOST_ALLOW_WRITES=true), api (the operation gateway). An unknown name stops the server at start.",
     ),
 ];
 
@@ -76,6 +82,8 @@ pub struct Config {
     pub ca_file: Option<PathBuf>,
     /// Offer the tools that write.
     pub allow_writes: bool,
+    /// `MATTERMOST_TOOLSETS` as given (checked by `crate::inventory::Offer`).
+    pub toolsets: Option<String>,
 }
 
 fn seconds(name: &str, value: Option<String>, default: u64) -> Result<Duration, String> {
@@ -185,6 +193,7 @@ impl Config {
             budget: seconds(BUDGET, get(BUDGET), 120)?,
             ca_file,
             allow_writes: boolean(ALLOW_WRITES, get(ALLOW_WRITES))?,
+            toolsets: get(TOOLSETS),
         })
     }
 

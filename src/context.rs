@@ -1,33 +1,31 @@
-//! What a tool's code works with: the Mattermost connection, the caches shared by all calls, and one
-//! call's checked input.
+//! One person's context: the shared Mattermost connection, the person's token, and what is kept for
+//! them alone — their own user, channels and teams (reused for a few seconds), the usernames their
+//! pages showed, and the whole lists their cursor chains page through. Over stdio there is one; over
+//! HTTP there is one per token, so nothing kept for one person ever reaches another. Every cache here
+//! is bounded in entries, bytes and age.
 
-use crate::args::Args;
-use crate::error::ToolError;
+use crate::config::Secret;
+use crate::error::{ErrorKind, ToolError};
+use crate::mattermost::facts::UserFacts;
 use crate::mattermost::{Mattermost, MmError, send, types};
-use crate::paging::{Page, cursor};
-use serde::de::DeserializeOwned;
-use serde_json::Value;
+use progenitor_client::ResponseValue;
+use std::any::Any;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// The most usernames kept for post summaries.
-const USERNAME_CACHE: usize = 20_000;
-
-/// How long the user's own channels and teams are reused for name lookups before they are read again.
-const OWN_LISTS_FOR: Duration = Duration::from_secs(30);
+/// The most usernames kept for one person's pages.
+pub const USERNAMES_KEPT: usize = 5_000;
+/// How long the person's own channels and teams are reused for name lookups before they are read again.
+pub const OWN_LISTS_FOR: Duration = Duration::from_secs(30);
+/// How many whole lists one person's cursor chains keep.
+pub const LISTS_KEPT: usize = 8;
+/// The most bytes of kept lists one person holds.
+pub const LIST_BYTES_KEPT: usize = 8 * 1024 * 1024;
+/// How long a kept list serves its cursor chain.
+pub const LIST_KEPT_FOR: Duration = Duration::from_secs(600);
 
 type Timed<T> = Mutex<Option<(Instant, Arc<T>)>>;
-
-pub struct Ctx {
-    pub mm: Mattermost,
-    usernames: Mutex<HashMap<String, String>>,
-    me: tokio::sync::OnceCell<types::User>,
-    my_channels: Timed<Vec<types::Channel>>,
-    my_teams: Timed<Vec<types::Team>>,
-    /// Ordered lists kept for their cursor chains (the "pages with ties" strategy).
-    pub lists: crate::paging::pages_with_ties::ListCache,
-}
 
 fn fresh<T>(slot: &Timed<T>) -> Option<Arc<T>> {
     let guard = slot.lock().ok()?;
@@ -45,44 +43,203 @@ fn keep<T>(slot: &Timed<T>, value: T) -> Arc<T> {
     value
 }
 
-impl Ctx {
-    pub fn new(mm: Mattermost) -> Ctx {
-        Ctx {
-            mm,
-            usernames: Mutex::new(HashMap::new()),
-            me: tokio::sync::OnceCell::new(),
-            my_channels: Mutex::new(None),
-            my_teams: Mutex::new(None),
-            lists: crate::paging::pages_with_ties::ListCache::default(),
+struct KeptList {
+    key: String,
+    at: Instant,
+    bytes: usize,
+    items: Arc<dyn Any + Send + Sync>,
+}
+
+/// Whole lists kept for their cursor chains (see `paging::pages_with_ties`), by the tool and the
+/// fingerprint of the arguments that chose them.
+#[derive(Default)]
+pub struct KeptLists {
+    kept: Mutex<Vec<KeptList>>,
+}
+
+impl KeptLists {
+    /// The list kept under `key`, if it is still fresh and of this type.
+    pub fn get<T: Any + Send + Sync>(&self, key: &str) -> Option<Arc<T>> {
+        let mut kept = self.kept.lock().ok()?;
+        kept.retain(|k| k.at.elapsed() < LIST_KEPT_FOR);
+        let found = kept.iter().find(|k| k.key == key)?;
+        found.items.clone().downcast::<T>().ok()
+    }
+
+    /// Keeps `items` (about `bytes` large) under `key`, dropping the oldest lists past the bounds. A
+    /// list larger than the byte bound is not kept.
+    pub fn put<T: Any + Send + Sync>(&self, key: String, items: Arc<T>, bytes: usize) {
+        let Ok(mut kept) = self.kept.lock() else {
+            return;
+        };
+        kept.retain(|k| k.key != key && k.at.elapsed() < LIST_KEPT_FOR);
+        if bytes > LIST_BYTES_KEPT {
+            return;
+        }
+        kept.push(KeptList {
+            key,
+            at: Instant::now(),
+            bytes,
+            items,
+        });
+        while kept.len() > LISTS_KEPT || kept.iter().map(|k| k.bytes).sum::<usize>() > LIST_BYTES_KEPT
+        {
+            kept.remove(0);
         }
     }
 
-    /// The token's own user (read once per process).
+    pub fn len(&self) -> usize {
+        self.kept.lock().map(|k| k.len()).unwrap_or(0)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The bytes the kept lists hold.
+    pub fn bytes(&self) -> usize {
+        self.kept
+            .lock()
+            .map(|k| k.iter().map(|l| l.bytes).sum())
+            .unwrap_or(0)
+    }
+}
+
+/// One person's context.
+pub struct Ctx {
+    pub mm: Arc<Mattermost>,
+    token: Secret,
+    me: tokio::sync::OnceCell<types::User>,
+    usernames: Mutex<HashMap<String, String>>,
+    my_channels: Timed<Vec<types::Channel>>,
+    my_teams: Timed<Vec<types::Team>>,
+    /// Whole lists kept for their cursor chains.
+    pub lists: KeptLists,
+    /// Per-person values a tool keeps between calls (mention keys, say), by name.
+    notes: Mutex<HashMap<&'static str, (Instant, Arc<dyn Any + Send + Sync>)>>,
+}
+
+impl Ctx {
+    pub fn new(mm: Arc<Mattermost>, token: Secret) -> Ctx {
+        Ctx {
+            mm,
+            token,
+            me: tokio::sync::OnceCell::new(),
+            usernames: Mutex::new(HashMap::new()),
+            my_channels: Mutex::new(None),
+            my_teams: Mutex::new(None),
+            lists: KeptLists::default(),
+            notes: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The person's token (for the call scope; never shown).
+    pub fn token(&self) -> &Secret {
+        &self.token
+    }
+
+    /// The Mattermost server's root, as configured.
+    pub fn url(&self) -> &str {
+        &self.mm.url
+    }
+
+    /// Sets the person's own user, when it is already known (read at start, or when their token was
+    /// checked), so the first call does not read it again.
+    pub fn know_me(&self, me: types::User) {
+        let _ = self.me.set(me);
+    }
+
+    /// Whether the person's own user is already known.
+    pub fn knows_me(&self) -> bool {
+        self.me.initialized()
+    }
+
+    /// The person's own user (read once).
     pub async fn me(&self) -> Result<&types::User, ToolError> {
         self.me
             .get_or_try_init(|| async {
-                send(self.mm.api.get_user().user_id("me").send())
-                    .await
-                    .map(|u| u.into_inner())
-                    .map_err(|e| self.fail(e, "user", "me"))
+                self.call(
+                    self.mm.api.get_user().user_id("me").send(),
+                    "user",
+                    "me",
+                )
+                .await
             })
             .await
     }
 
-    /// The user's own channels in every team, direct and group messages and archived channels included
-    /// (GetChannelsForUser, one request), reused for a few seconds.
+    /// The person's own user id.
+    pub async fn my_id(&self) -> Result<String, ToolError> {
+        Ok(self.me().await?.id().to_string())
+    }
+
+    /// Awaits a generated request, reading its error as a tool error about `what` named `value`.
+    pub async fn call<T>(
+        &self,
+        request: impl Future<
+            Output = Result<ResponseValue<T>, progenitor_client::Error<types::AppError>>,
+        >,
+        what: &str,
+        value: &str,
+    ) -> Result<T, ToolError> {
+        send(request)
+            .await
+            .map(ResponseValue::into_inner)
+            .map_err(|e| self.fail(e, what, value))
+    }
+
+    /// The tool error for a failed request about `what` named `value`.
+    pub fn fail(&self, e: MmError, what: &str, value: &str) -> ToolError {
+        e.about(what, value, &self.mm.url)
+    }
+
+    /// The person's own channels in every team, direct and group messages and archived channels
+    /// included (GetChannelsForUser, one request), reused for a few seconds.
     pub async fn my_channels(&self) -> Result<Arc<Vec<types::Channel>>, ToolError> {
         if let Some(v) = fresh(&self.my_channels) {
             return Ok(v);
         }
-        let list = crate::mattermost::channels_for_user(&self.mm.api, Some(true))
-            .await
-            .map_err(|e| self.fail(e, "channels of the user", "me"))?;
-
+        let list = match send(
+            self.mm
+                .api
+                .get_channels_for_user()
+                .user_id("me")
+                .include_deleted(true)
+                .send(),
+        )
+        .await
+        {
+            Ok(list) => list.into_inner(),
+            // A person with no channels: the server streams the list, and when its first batch finds
+            // nothing it has already written `[`, so the answer is a 200 whose body is `[` and an
+            // AppError (`app.channel.get_channels.not_found.app_error`), not JSON
+            // (mattermost-list-semantics.md §8). It means the empty list.
+            Err(MmError::NotMattermost {
+                status: 200,
+                detail,
+                ..
+            }) if detail.contains("get_channels.not_found") => Vec::new(),
+            Err(e) => return Err(self.fail(e, "channels of the user", "me")),
+        };
         Ok(keep(&self.my_channels, list))
     }
 
-    /// Forgets the user's own channels and teams, so the next lookup reads them again (a name that
+    /// The person's teams (GetTeamsForUser, one request), reused for a few seconds.
+    pub async fn my_teams(&self) -> Result<Arc<Vec<types::Team>>, ToolError> {
+        if let Some(v) = fresh(&self.my_teams) {
+            return Ok(v);
+        }
+        let list = self
+            .call(
+                self.mm.api.get_teams_for_user().user_id("me").send(),
+                "teams of the user",
+                "me",
+            )
+            .await?;
+        Ok(keep(&self.my_teams, list))
+    }
+
+    /// Forgets the person's own channels and teams, so the next lookup reads them again (a name that
     /// matched nothing in a reused list may be new). True when something was forgotten.
     pub fn forget_own_lists(&self) -> bool {
         let mut forgot = false;
@@ -95,25 +252,8 @@ impl Ctx {
         forgot
     }
 
-    /// The user's teams (GetTeamsForUser, one request), reused for a few seconds.
-    pub async fn my_teams(&self) -> Result<Arc<Vec<types::Team>>, ToolError> {
-        if let Some(v) = fresh(&self.my_teams) {
-            return Ok(v);
-        }
-        let list = send(self.mm.api.get_teams_for_user().user_id("me").send())
-            .await
-            .map_err(|e| self.fail(e, "teams of the user", "me"))?
-            .into_inner();
-        Ok(keep(&self.my_teams, list))
-    }
-
-    /// The tool error for a failed request about `what` named `value`.
-    pub fn fail(&self, e: MmError, what: &str, value: &str) -> ToolError {
-        e.about(what, value, &self.mm.url)
-    }
-
-    /// Usernames for user ids, from the cache or with one GetUsersByIds request for those not in it.
-    /// An id Mattermost does not know stays out of the map (the summary then shows the id).
+    /// Usernames for user ids, from what is kept or with one GetUsersByIds request for those not kept.
+    /// An id Mattermost does not know stays out of the map (the item then shows the id).
     pub async fn usernames(
         &self,
         ids: impl IntoIterator<Item = String>,
@@ -123,13 +263,10 @@ impl Ctx {
         wanted.dedup();
         let mut found = HashMap::new();
         let missing: Vec<String> = {
-            let cache = self
-                .usernames
-                .lock()
-                .map_err(|_| ToolError::new("internal", "username cache poisoned"))?;
+            let kept = self.usernames.lock().map_err(|_| poisoned())?;
             wanted
                 .into_iter()
-                .filter(|id| match cache.get(id) {
+                .filter(|id| match kept.get(id) {
                     Some(name) => {
                         found.insert(id.clone(), name.clone());
                         false
@@ -141,22 +278,21 @@ impl Ctx {
         if missing.is_empty() {
             return Ok(found);
         }
-        let users: Vec<types::User> =
-            send(self.mm.api.get_users_by_ids().body(missing.clone()).send())
-                .await
-                .map_err(|e| self.fail(e, "users", &missing.join(",")))?
-                .into_inner();
-        let mut cache = self
-            .usernames
-            .lock()
-            .map_err(|_| ToolError::new("internal", "username cache poisoned"))?;
-        if cache.len() + users.len() > USERNAME_CACHE {
-            cache.clear();
+        let users: Vec<types::User> = self
+            .call(
+                self.mm.api.get_users_by_ids().body(missing.clone()).send(),
+                "users",
+                &missing.join(","),
+            )
+            .await?;
+        let mut kept = self.usernames.lock().map_err(|_| poisoned())?;
+        if kept.len() + users.len() > USERNAMES_KEPT {
+            kept.clear();
         }
         for u in users {
-            if let (Some(id), Some(name)) = (u.id, u.username) {
-                cache.insert(id.clone(), name.clone());
-                found.insert(id, name);
+            if !u.id().is_empty() && !u.username().is_empty() {
+                kept.insert(u.id().to_string(), u.username().to_string());
+                found.insert(u.id().to_string(), u.username().to_string());
             }
         }
         Ok(found)
@@ -164,43 +300,65 @@ impl Ctx {
 
     /// Remembers usernames learnt from another answer (a user list, say).
     pub fn learn_username(&self, id: &str, username: &str) {
-        if let Ok(mut cache) = self.usernames.lock()
-            && cache.len() < USERNAME_CACHE
+        if let Ok(mut kept) = self.usernames.lock()
+            && kept.len() < USERNAMES_KEPT
         {
-            cache.insert(id.to_string(), username.to_string());
+            kept.insert(id.to_string(), username.to_string());
         }
+    }
+
+    /// A value a tool keeps for this person under `name`, if it is younger than `age`.
+    pub fn note<T: Any + Send + Sync>(&self, name: &'static str, age: Duration) -> Option<Arc<T>> {
+        let notes = self.notes.lock().ok()?;
+        let (at, v) = notes.get(name)?;
+        if at.elapsed() >= age {
+            return None;
+        }
+        v.clone().downcast::<T>().ok()
+    }
+
+    /// Keeps a value for this person under `name` (a handful of names at most: one per tool that keeps
+    /// something).
+    pub fn set_note<T: Any + Send + Sync>(&self, name: &'static str, value: T) -> Arc<T> {
+        let value = Arc::new(value);
+        if let Ok(mut notes) = self.notes.lock() {
+            notes.insert(name, (Instant::now(), value.clone()));
+        }
+        value
+    }
+
+    /// Sends a request outside any tool, as this person (the check at start, say), declaring its one
+    /// operation.
+    pub async fn request_as_me<F: Future>(&self, operation: &'static str, budget: Duration, f: F) -> F::Output {
+        let scope = Arc::new(crate::mattermost::call::CallScope::new(
+            "start-up",
+            self.token.clone(),
+            [operation],
+            budget,
+        ));
+        scope.run(f).await
     }
 }
 
-/// One call's checked input.
-#[derive(Debug, Default)]
-pub struct Input {
-    pub args: Args,
-    /// The fingerprint of the arguments that chose the list (see `paging::cursor`).
-    pub fingerprint: String,
-    /// The page size, for list tools.
-    pub limit: u32,
-    /// The decoded position of the cursor, when one was given.
-    pub position: Option<Value>,
+fn poisoned() -> ToolError {
+    ToolError::new(ErrorKind::Internal, "a per-person cache was poisoned by an earlier panic")
 }
 
-impl Input {
-    /// The cursor's position as the strategy's own type.
-    pub fn position<P: DeserializeOwned>(&self, tool: &str) -> Result<Option<P>, ToolError> {
-        match &self.position {
-            None => Ok(None),
-            Some(v) => cursor::position(v.clone())
-                .map(Some)
-                .map_err(|e| ToolError::new("bad_cursor", e.message(tool))),
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kept_lists_are_bounded_and_typed() {
+        let lists = KeptLists::default();
+        for i in 0..(LISTS_KEPT + 3) {
+            lists.put(format!("k{i}"), Arc::new(vec![i]), 10);
         }
+        assert_eq!(lists.len(), LISTS_KEPT);
+        assert!(lists.get::<Vec<usize>>("k0").is_none(), "the oldest went first");
+        assert_eq!(lists.get::<Vec<usize>>(&format!("k{}", LISTS_KEPT + 2)).map(|v| v[0]), Some(LISTS_KEPT + 2));
+        assert!(lists.get::<Vec<String>>(&format!("k{}", LISTS_KEPT + 2)).is_none(), "another type is not it");
+        lists.put("big".into(), Arc::new(vec![0u8]), LIST_BYTES_KEPT + 1);
+        assert!(lists.get::<Vec<u8>>("big").is_none(), "a list over the byte bound is not kept");
     }
-}
-
-/// What a tool answers.
-#[derive(Debug)]
-pub enum Output {
-    /// One object (not a list).
-    One(Value),
-    /// A page of a list; the server wraps it in the envelope.
-    Page(Page),
 }

@@ -4,7 +4,7 @@
 //! MCP on stdin/stdout; `demo` does the same against a built-in simulated Mattermost; `overrides` prints
 //! the spec overrides the client was generated with. Logs go to stderr.
 
-use mattermost_mcp::{config, context, log, mattermost, overrides_cmd, server, spec_check};
+use mattermost_mcp::{config, context, inventory, log, mattermost, overrides_cmd, server, spec_check};
 
 use clap::{Parser, Subcommand};
 use rmcp::ServiceExt;
@@ -132,19 +132,36 @@ async fn demo(page_size: usize) -> ExitCode {
 }
 
 async fn serve(config: config::Config, page_size: usize) -> ExitCode {
-    let mm = match mattermost::Mattermost::connect(&config) {
-        Ok(mm) => mm,
+    let offer = match inventory::Offer::new(config.toolsets.as_deref(), config.allow_writes) {
+        Ok(o) => o,
         Err(message) => {
             log::error(&message);
             return ExitCode::from(2);
         }
     };
-    match mattermost::send(mm.api.get_user().user_id("me").send()).await {
-        Ok(me) => log::info(&format!(
-            "connected to {} as @{}",
-            config.url,
-            me.into_inner().username.unwrap_or_default()
-        )),
+    let mm = match mattermost::Mattermost::connect(&config) {
+        Ok(mm) => Arc::new(mm),
+        Err(message) => {
+            log::error(&message);
+            return ExitCode::from(2);
+        }
+    };
+    let ctx = Arc::new(context::Ctx::new(mm, config.token.clone()));
+    let check = ctx.request_as_me(
+        "GetUser",
+        config.timeout,
+        mattermost::send(ctx.mm.api.get_user().user_id("me").send()),
+    );
+    match check.await {
+        Ok(me) => {
+            let me = me.into_inner();
+            log::info(&format!(
+                "connected to {} as @{}",
+                config.url,
+                me.username.clone().unwrap_or_default()
+            ));
+            ctx.know_me(me);
+        }
         Err(
             e @ (mattermost::MmError::Api { status: 401, .. }
             | mattermost::MmError::NotMattermost { .. }),
@@ -157,8 +174,7 @@ async fn serve(config: config::Config, page_size: usize) -> ExitCode {
             e.about("user", "me", &config.url).message
         )),
     }
-    let ctx = Arc::new(context::Ctx::new(mm));
-    let server = server::Server::new(ctx, page_size, config.budget, config.allow_writes);
+    let server = server::Server::new(server::People::One(ctx), offer, page_size, config.budget);
 
     let running = match server.serve(rmcp::transport::stdio()).await {
         Ok(r) => r,

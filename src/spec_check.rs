@@ -2,7 +2,8 @@
 //! generated with), what the tool table uses of it, and `mattermost-mcp spec-check PATH`, which compares
 //! another release's spec with it.
 
-use crate::table::{self, Source};
+use crate::calls::Source;
+use crate::inventory;
 use mattermost_spec::check::{self, TableUses, Use};
 use mattermost_spec::{Overrides, Surface, document};
 use std::path::Path;
@@ -31,7 +32,7 @@ pub fn overrides() -> Overrides {
 /// What each tool sends to each operation it calls (resolution's calls included).
 pub fn uses() -> Vec<Use> {
     let mut out = Vec::new();
-    for tool in table::tools() {
+    for tool in inventory::tools() {
         for call in tool.all_calls() {
             let sends = call
                 .params
@@ -79,9 +80,9 @@ pub fn run(path: &Path) -> Result<(String, bool), String> {
 
 /// The README's tool list, from the table: each tool with what it answers and how it pages.
 pub fn tools_markdown() -> String {
-    use crate::table::Answer;
+    use crate::tool::Answer;
     let mut out = String::new();
-    for t in table::tools() {
+    for t in inventory::tools() {
         let first = t
             .description
             .split(". ")

@@ -1,12 +1,15 @@
-//! The scope of one tool call, as the transport sees it: which tool is running, which Mattermost
-//! operations its table row declares, how many requests it has made, and its deadline.
+//! The scope of one tool call, as the transport sees it: whose token the requests carry, which tool is
+//! running, which Mattermost operations its declaration allows, how many requests it has made, its
+//! deadline, whether the client cancelled it, and where its progress messages go.
 //!
-//! The scope travels as a tokio task-local, so the generated client's hooks can read it without any
-//! argument threading; a request outside any scope (start-up checks) is simply not counted.
+//! The scope travels as a tokio task-local, so the generated client's hooks read it without any
+//! argument threading. A request outside any scope is refused: every request carries a person's token,
+//! and the token only ever comes from a scope.
 
+use crate::config::Secret;
 use std::collections::BTreeSet;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 tokio::task_local! {
@@ -22,17 +25,32 @@ pub fn operation_key(name: &str) -> String {
         .collect()
 }
 
-/// Where a call's progress messages go (a client's progress notifications), when the client asked.
-pub type Progress = Box<dyn Fn(u32, String) + Send + Sync>;
+/// Where a call's progress messages go (a client's progress notifications), when the client asked:
+/// the step, the total when known, and what is happening.
+pub type Progress = Box<dyn Fn(u32, Option<u32>, String) + Send + Sync>;
+
+/// Whether the client has cancelled the call.
+pub type Cancelled = Box<dyn Fn() -> bool + Send + Sync>;
+
+/// Which operations a scope may send.
+#[derive(Debug, Clone)]
+pub enum Declared {
+    /// Exactly these (a tool's declaration, or the one operation the gateway was asked for).
+    Only(BTreeSet<String>),
+    /// Any operation: only for the project's own tests that talk to Mattermost directly.
+    AnyForTests,
+}
 
 pub struct CallScope {
     pub tool: &'static str,
-    declared: BTreeSet<String>,
+    declared: Declared,
+    token: Secret,
     requests: AtomicU32,
     deadline: Instant,
     progress: Option<Progress>,
+    cancelled: Option<Cancelled>,
     steps: AtomicU32,
-    budget_bound: std::sync::atomic::AtomicBool,
+    budget_bound: AtomicBool,
 }
 
 impl std::fmt::Debug for CallScope {
@@ -45,29 +63,64 @@ impl std::fmt::Debug for CallScope {
 }
 
 impl CallScope {
+    /// A scope for `tool`, sending as the person whose token this is, only the `declared` operations.
     pub fn new(
         tool: &'static str,
+        token: Secret,
         declared: impl IntoIterator<Item = &'static str>,
         budget: Duration,
-        progress: Option<Progress>,
-    ) -> Arc<Self> {
-        Arc::new(CallScope {
+    ) -> CallScope {
+        CallScope {
             tool,
-            declared: declared.into_iter().map(operation_key).collect(),
+            declared: Declared::Only(declared.into_iter().map(operation_key).collect()),
+            token,
             requests: AtomicU32::new(0),
             deadline: Instant::now() + budget,
-            progress,
+            progress: None,
+            cancelled: None,
             steps: AtomicU32::new(0),
-            budget_bound: std::sync::atomic::AtomicBool::new(false),
-        })
+            budget_bound: AtomicBool::new(false),
+        }
     }
 
-    /// Tells the client what the call is waiting for, when it asked for progress.
+    /// A scope that may send any operation, for tests that call Mattermost directly.
+    pub fn any_for_tests(token: Secret, budget: Duration) -> CallScope {
+        let mut scope = CallScope::new("test", token, [], budget);
+        scope.declared = Declared::AnyForTests;
+        scope
+    }
+
+    pub fn with_progress(mut self, progress: Option<Progress>) -> CallScope {
+        self.progress = progress;
+        self
+    }
+
+    pub fn with_cancellation(mut self, cancelled: Option<Cancelled>) -> CallScope {
+        self.cancelled = cancelled;
+        self
+    }
+
+    /// Tells the client what the call is doing, when it asked for progress.
     pub fn report(&self, message: String) {
+        self.report_step(None, message);
+    }
+
+    /// Tells the client how far the call is (`total` when known), when it asked for progress.
+    pub fn report_step(&self, total: Option<u32>, message: String) {
         if let Some(progress) = &self.progress {
             let step = self.steps.fetch_add(1, Ordering::Relaxed) + 1;
-            progress(step, message);
+            progress(step, total, message);
         }
+    }
+
+    /// Whether the client asked for progress.
+    pub fn wants_progress(&self) -> bool {
+        self.progress.is_some()
+    }
+
+    /// Whether the client cancelled the call.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled.as_ref().is_some_and(|c| c())
     }
 
     /// Runs `f` with this scope current.
@@ -76,7 +129,15 @@ impl CallScope {
     }
 
     pub fn declares(&self, operation: &str) -> bool {
-        self.declared.contains(&operation_key(operation))
+        match &self.declared {
+            Declared::Only(set) => set.contains(&operation_key(operation)),
+            Declared::AnyForTests => true,
+        }
+    }
+
+    /// The token the scope's requests carry.
+    pub fn token(&self) -> &Secret {
+        &self.token
     }
 
     pub fn count_request(&self) -> u32 {

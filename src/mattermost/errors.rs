@@ -4,7 +4,7 @@
 //! Mattermost.
 
 use super::generated::types::AppError;
-use crate::error::{ToolError, quote};
+use crate::error::{ErrorKind, ToolError, quote};
 use progenitor_client::Error;
 use serde_json::json;
 
@@ -111,16 +111,14 @@ impl MmError {
     /// model gave it. `base_url` is the configured Mattermost.
     pub fn about(self, what: &str, value: &str, base_url: &str) -> ToolError {
         match self {
-            MmError::Api { status: 401, id, .. } => ToolError::new(
-                "unauthorized",
+            MmError::Api { status: 401, id, .. } => ToolError::new(ErrorKind::Unauthorized,
                 format!(
                     "Mattermost at {base_url} refused the token (401 {id}). Check MATTERMOST_TOKEN: it may be \
                      expired, revoked or mistyped. Create a new personal access token (Profile > Security) and \
                      restart the server with it."
                 ),
             ),
-            MmError::Api { status: 403, id, message, .. } => ToolError::new(
-                "forbidden",
+            MmError::Api { status: 403, id, message, .. } => ToolError::new(ErrorKind::Forbidden,
                 format!(
                     "You have no permission to read the {what} {} (403 {id}: {message}). Ask to be added to \
                      it, or choose another {what}.",
@@ -138,14 +136,12 @@ impl MmError {
                         quote(value)
                     )
                 };
-                ToolError::new(
-                    "not_found",
+                ToolError::new(ErrorKind::NotFound,
                     format!("There is no {what} {} (404 {id}).{hint}", quote(value)),
                 )
                 .with(what, json!(value))
             }
-            MmError::Api { status, id, message, request_id } if status >= 500 => ToolError::new(
-                "mattermost_failed",
+            MmError::Api { status, id, message, request_id } if status >= 500 => ToolError::new(ErrorKind::MattermostFailed,
                 format!(
                     "Mattermost failed while reading the {what} {} ({status} {id}: {message}; request id \
                      {request_id}). Try again in a moment; if it keeps failing, give the request id to the \
@@ -156,8 +152,7 @@ impl MmError {
             .with("status", json!(status))
             .with("mattermost_error_id", json!(id))
             .with("request_id", json!(request_id)),
-            MmError::Api { status, id, message, request_id } => ToolError::new(
-                "mattermost_refused",
+            MmError::Api { status, id, message, request_id } => ToolError::new(ErrorKind::MattermostRefused,
                 format!(
                     "Mattermost refused the request for the {what} {} ({status} {id}: {message}; request id \
                      {request_id}).",
@@ -166,33 +161,29 @@ impl MmError {
             )
             .with("status", json!(status))
             .with("mattermost_error_id", json!(id)),
-            MmError::RateLimited { retry_after } => ToolError::new(
-                "rate_limited",
+            MmError::RateLimited { retry_after } => ToolError::new(ErrorKind::RateLimited,
                 format!(
                     "Mattermost at {base_url} is rate-limiting requests (429) and still was after waiting as it \
                      asked{}. Wait a little and call again; a list call can be repeated with the same cursor.",
                     retry_after.map(|s| format!(" (Retry-After: {s} s)")).unwrap_or_default()
                 ),
             ),
-            MmError::NotMattermost { status, content_type, detail } => ToolError::new(
-                "not_mattermost",
+            MmError::NotMattermost { status, content_type, detail } => ToolError::new(ErrorKind::NotMattermost,
                 format!(
                     "The server at {base_url} did not answer as Mattermost does (status {status}, content type \
                      `{content_type}`: {detail}). Check MATTERMOST_URL: it must be the address of the Mattermost \
                      server itself, not of a proxy's sign-in page or another service."
                 ),
             ),
-            MmError::Unreachable { detail, timeout: true } => ToolError::new(
-                "timeout",
+            MmError::Unreachable { detail, timeout: true } => ToolError::new(ErrorKind::Timeout,
                 format!("Mattermost at {base_url} did not answer in time ({detail}). Try again; if it keeps \
                          happening, raise MATTERMOST_TIMEOUT_SECS."),
             ),
-            MmError::Unreachable { detail, timeout: false } => ToolError::new(
-                "unreachable",
+            MmError::Unreachable { detail, timeout: false } => ToolError::new(ErrorKind::Unreachable,
                 format!("Mattermost at {base_url} could not be reached ({detail}). Check MATTERMOST_URL and the \
                          network, then try again."),
             ),
-            MmError::Refused(message) => ToolError::new("refused", message),
+            MmError::Refused(message) => ToolError::new(ErrorKind::Refused, message),
         }
     }
 }

@@ -1,10 +1,13 @@
-//! Mattermost: the client generated from the spec (sealed in [`generated`]) and the thin hand layer
-//! beside it: the connection ([`Mattermost::connect`]: auth, TLS, timeouts), the transport hooks
-//! ([`transport`]: request counting, declared-operation check, retries, rate limits), the call scope
-//! ([`call`]) and the errors ([`errors`]). Regenerating the client never touches this layer.
+//! Mattermost: the client generated from the spec ([`generated`]) and the thin hand layer beside it:
+//! the connection ([`Mattermost::connect`]: TLS, timeouts, one pool for every person), the transport
+//! hooks ([`transport`]: the person's token on each request, request counting, declared-operation
+//! check, retries, rate limits), the call scope ([`call`]), the errors ([`errors`]) and the facts
+//! Mattermost encodes in its objects, decoded once ([`facts`]). Regenerating the client never touches
+//! this layer.
 
 pub mod call;
 pub mod errors;
+pub mod facts;
 pub mod generated;
 pub mod transport;
 
@@ -12,7 +15,6 @@ use crate::config::Config;
 pub use errors::MmError;
 pub use generated::{Client, types};
 use progenitor_client::ResponseValue;
-use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue};
 
 /// The connection to one Mattermost.
 pub struct Mattermost {
@@ -22,19 +24,10 @@ pub struct Mattermost {
 }
 
 impl Mattermost {
+    /// The connection to the Mattermost at `config.url`: one HTTP client and connection pool for every
+    /// person; each request carries its person's token from the call's scope ([`call`]).
     pub fn connect(config: &Config) -> Result<Mattermost, String> {
-        let mut auth = HeaderValue::from_str(&format!("Bearer {}", config.token.expose()))
-            .map_err(|_| {
-                format!(
-                    "{} holds characters a header cannot carry",
-                    crate::config::TOKEN
-                )
-            })?;
-        auth.set_sensitive(true);
-        let mut headers = HeaderMap::new();
-        headers.insert(AUTHORIZATION, auth);
         let mut builder = reqwest::Client::builder()
-            .default_headers(headers)
             .user_agent(concat!("mattermost-mcp/", env!("CARGO_PKG_VERSION")))
             .connect_timeout(config.timeout.min(std::time::Duration::from_secs(10)))
             .timeout(config.timeout)

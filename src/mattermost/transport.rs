@@ -1,7 +1,9 @@
 //! The transport under the generated client: the hooks progenitor calls around every request.
 //!
-//! - `pre` refuses an operation the running tool does not declare in the table (a bug, caught loudly)
-//!   and a request once the call's time budget is spent.
+//! - `pre` refuses a request outside any call, an operation the running tool does not declare (a bug,
+//!   caught loudly), a request of a cancelled call and one once the call's time budget is spent; it
+//!   puts the person's token on the request (`Authorization: Bearer`, marked sensitive), so one
+//!   connection pool serves every person.
 //! - `exec` sends the request, counts every attempt in the call's scope, reads the whole body (so that
 //!   a connection cut mid-body is seen here, where it can be retried), waits out a 429 as
 //!   `Retry-After` says (capped), and retries reads after a 502, 503, 504 or a broken connection with
@@ -10,6 +12,7 @@
 use super::call;
 use super::generated::Client;
 use progenitor_client::{ClientHooks, ClientInfo, Error, OperationInfo};
+use reqwest::header::{AUTHORIZATION, HeaderValue};
 use reqwest::{Method, StatusCode};
 use std::time::Duration;
 
@@ -108,16 +111,28 @@ impl ClientHooks<Transport> for Client {
         info: &OperationInfo,
     ) -> Result<(), Error<E>> {
         let Some(scope) = call::current() else {
-            return Ok(());
+            return Err(Error::Custom(format!(
+                "internal error: {} {} (operation {}) was about to be sent outside any call, with no \
+                 person's token; nothing was sent. Please report this.",
+                request.method(),
+                request.url().path(),
+                info.operation_id
+            )));
         };
         if !scope.declares(info.operation_id) {
             return Err(Error::Custom(format!(
-                "internal error: the tool `{}` sent {} {}, operation {}, which its row in the tool table does \
-                 not declare; nothing was sent. Please report this.",
+                "internal error: the tool `{}` sent {} {}, operation {}, which its declaration does not \
+                 list; nothing was sent. Please report this.",
                 scope.tool,
                 request.method(),
                 request.url().path(),
                 info.operation_id
+            )));
+        }
+        if scope.is_cancelled() {
+            return Err(Error::Custom(format!(
+                "the call was cancelled by the client after {} Mattermost requests",
+                scope.requests()
             )));
         }
         let remaining = scope.remaining();
@@ -134,7 +149,14 @@ impl ClientHooks<Transport> for Client {
         let limit = request_timeout.min(remaining);
         let timeout = request.timeout_mut();
         *timeout = Some(timeout.map_or(limit, |t| t.min(limit)));
-
+        let mut auth = HeaderValue::from_str(&format!("Bearer {}", scope.token().expose()))
+            .map_err(|_| {
+                Error::Custom(
+                    "the token holds characters an HTTP header cannot carry; nothing was sent".into(),
+                )
+            })?;
+        auth.set_sensitive(true);
+        request.headers_mut().insert(AUTHORIZATION, auth);
         Ok(())
     }
 

@@ -1,84 +1,127 @@
-//! The answer every list tool gives, one shape for all of them:
+//! The answer every list tool gives, one generic shape over its item:
 //!
 //! `items`, `returned`, `has_more` (always), `next_cursor` (exactly when `has_more`), `total` where it
 //! is cheap to know or else `total_known: false`, `capped: true` where Mattermost's own cap cut the
-//! list, and `requests` (how many Mattermost requests the call made). A strategy may add fields of its
-//! own (`first_unread`, say); they never replace these.
+//! list, and `requests` (how many Mattermost requests the call made). A tool may add fields of its own
+//! (`first_unread`, say) through its `X` type, flattened beside these; they never replace them.
 
-use super::cursor;
+use super::cursor::{self, Binding, Fields, Position};
+use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::{Map, Value};
 
-/// One page as a strategy computed it.
-#[derive(Debug, Default)]
-pub struct Page {
-    pub items: Vec<Value>,
+/// No fields beyond the envelope's own.
+#[derive(Debug, Default, Clone, Serialize, JsonSchema)]
+pub struct NoExtra {}
+
+/// One page as a tool computed it: its items, where the next page starts, and what it knows of the
+/// whole list.
+#[derive(Debug)]
+pub struct Page<I, X = NoExtra> {
+    pub items: Vec<I>,
     /// Where the next page starts; `None` on the last page.
-    pub next: Option<Value>,
+    pub next: Option<Fields>,
     pub total: Option<u64>,
     /// Mattermost's cap cut the list (search answers at most 100 matches, say).
     pub capped: bool,
-    /// Fields a strategy adds beside the envelope's own.
-    pub extra: Map<String, Value>,
+    pub extra: X,
 }
 
-impl Page {
-    pub fn new(items: Vec<Value>) -> Page {
+impl<I> Page<I, NoExtra> {
+    pub fn new(items: Vec<I>) -> Page<I, NoExtra> {
         Page {
             items,
-            ..Page::default()
+            next: None,
+            total: None,
+            capped: false,
+            extra: NoExtra {},
+        }
+    }
+}
+
+impl<I, X> Page<I, X> {
+    /// The same page with the tool's own fields.
+    pub fn with_extra<Y>(self, extra: Y) -> Page<I, Y> {
+        Page {
+            items: self.items,
+            next: self.next,
+            total: self.total,
+            capped: self.capped,
+            extra,
         }
     }
 
-    pub fn continue_at<P: Serialize>(mut self, position: Option<P>) -> Page {
-        self.next = position.and_then(|p| serde_json::to_value(p).ok());
+    pub fn continue_at<P: Position>(mut self, position: Option<P>) -> Page<I, X> {
+        self.next = position.map(|p| cursor::fields_of(&p));
         self
     }
 
-    pub fn with_total(mut self, total: u64) -> Page {
+    pub fn with_total(mut self, total: u64) -> Page<I, X> {
         self.total = Some(total);
         self
     }
 
-    pub fn with(mut self, key: &str, value: Value) -> Page {
-        self.extra.insert(key.to_string(), value);
+    pub fn capped(mut self, capped: bool) -> Page<I, X> {
+        self.capped = capped;
         self
     }
+
+    /// The items changed by `f`, the rest kept.
+    pub fn map<J>(self, f: impl FnMut(I) -> J) -> Page<J, X> {
+        Page {
+            items: self.items.into_iter().map(f).collect(),
+            next: self.next,
+            total: self.total,
+            capped: self.capped,
+            extra: self.extra,
+        }
+    }
 }
 
-/// The limit a list call runs with, and its bounds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limit {
-    pub default: u32,
-    pub max: u32,
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
-/// Builds the envelope for a page of `tool`, called with arguments whose fingerprint is `fingerprint`.
-pub fn envelope(tool: &str, fingerprint: &str, page: Page, requests: u32) -> Value {
-    let mut out = Map::new();
-    let returned = page.items.len();
-    let has_more = page.next.is_some();
-    out.insert("items".into(), Value::Array(page.items));
-    out.insert("returned".into(), Value::from(returned));
-    out.insert("has_more".into(), Value::Bool(has_more));
-    if let Some(next) = page.next {
-        out.insert(
-            "next_cursor".into(),
-            Value::String(cursor::encode(tool, fingerprint, &next)),
-        );
+/// A list tool's answer, as the client receives it (and as its output schema describes it).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Envelope<I, X> {
+    pub items: Vec<I>,
+    pub returned: usize,
+    pub has_more: bool,
+    /// Pass it back as `cursor`, with the same other arguments, for the next page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total: Option<u64>,
+    /// false when counting the list would cost as much as reading it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total_known: Option<bool>,
+    /// Mattermost's own cap cut the list.
+    #[serde(skip_serializing_if = "is_false")]
+    #[schemars(default)]
+    pub capped: bool,
+    /// Mattermost requests the call made.
+    pub requests: u32,
+    #[serde(flatten)]
+    pub extra: X,
+}
+
+impl<I, X> Envelope<I, X> {
+    /// The envelope of `page`, its cursor bound to `binding`.
+    pub fn of(page: Page<I, X>, binding: &Binding, requests: u32) -> Envelope<I, X> {
+        let returned = page.items.len();
+        let next_cursor = page.next.map(|f| cursor::encode(binding, &f));
+        Envelope {
+            items: page.items,
+            returned,
+            has_more: next_cursor.is_some(),
+            next_cursor,
+            total_known: page.total.is_none().then_some(false),
+            total: page.total,
+            capped: page.capped,
+            requests,
+            extra: page.extra,
+        }
     }
-    match page.total {
-        Some(total) => out.insert("total".into(), Value::from(total)),
-        None => out.insert("total_known".into(), Value::Bool(false)),
-    };
-    if page.capped {
-        out.insert("capped".into(), Value::Bool(true));
-    }
-    out.insert("requests".into(), Value::from(requests));
-    for (k, v) in page.extra {
-        out.entry(k).or_insert(v);
-    }
-    Value::Object(out)
 }
 
 #[cfg(test)]
@@ -86,24 +129,39 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    struct At(i64);
+    impl Position for At {
+        fn write(&self, f: &mut Fields) {
+            f.num(self.0);
+        }
+        fn read(r: &mut cursor::Reader<'_>) -> Option<At> {
+            Some(At(r.num()?))
+        }
+    }
+
+    fn binding() -> Binding {
+        Binding::new("t", &serde_json::Map::new(), "p")
+    }
+
     #[test]
     fn last_page_has_no_cursor_and_says_so() {
-        let v = envelope("t", "f", Page::new(vec![json!(1)]).with_total(1), 2);
+        let v = json!(Envelope::of(Page::new(vec![1]).with_total(1), &binding(), 2));
         assert_eq!(v["has_more"], json!(false));
         assert!(v.get("next_cursor").is_none());
         assert_eq!(v["total"], json!(1));
         assert_eq!(v["requests"], json!(2));
-        assert!(v.get("capped").is_none());
+        assert!(v.get("capped").is_none() && v.get("total_known").is_none());
     }
 
     #[test]
     fn a_page_that_more_follow_carries_a_cursor_for_its_tool() {
-        let page = Page::new(vec![json!(1), json!(2)]).continue_at(Some(json!({"o": 2})));
-        let v = envelope("t", "f", page, 1);
+        let page = Page::new(vec![1, 2]).continue_at(Some(At(2)));
+        let v = json!(Envelope::of(page, &binding(), 1));
         assert_eq!(v["has_more"], json!(true));
         assert_eq!(v["returned"], json!(2));
         assert_eq!(v["total_known"], json!(false));
         let c = v["next_cursor"].as_str().expect("cursor");
-        assert_eq!(cursor::decode(c, "t", "f"), Ok(json!({"o": 2})));
+        let fields = cursor::decode(c, &binding(), &[]).expect("decodes");
+        assert_eq!(cursor::position::<At>(&fields).map(|a| a.0), Ok(2));
     }
 }

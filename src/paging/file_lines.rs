@@ -7,8 +7,9 @@
 //! each an item with the same line number, all but its last marked `continues: true`. Lines are
 //! numbered from 1; a final newline does not start a line; `\r\n` counts as one line end.
 
-use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use super::cursor::{self, Fields, Reader};
+use schemars::JsonSchema;
+use serde::Serialize;
 
 /// A page stops once it holds this many bytes of text.
 pub const PAGE_BYTES: usize = 32 * 1024;
@@ -16,10 +17,34 @@ pub const PAGE_BYTES: usize = 32 * 1024;
 pub const CHUNK: usize = 8 * 1024;
 
 /// Where the next page starts: line `l` (from 0), byte `b` of it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Position {
     pub l: usize,
     pub b: usize,
+}
+
+impl cursor::Position for Position {
+    fn write(&self, f: &mut Fields) {
+        f.num(self.l as i64).num(self.b as i64);
+    }
+
+    fn read(r: &mut Reader<'_>) -> Option<Position> {
+        Some(Position {
+            l: usize::try_from(r.num()?).ok()?,
+            b: usize::try_from(r.num()?).ok()?,
+        })
+    }
+}
+
+/// One line of a text file, or a piece of a long one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Line {
+    /// The line's number, from 1.
+    pub line: usize,
+    pub text: String,
+    /// true when the line goes on in the next item.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub continues: bool,
 }
 
 /// The lines of a text.
@@ -47,7 +72,7 @@ pub fn page(
     lines: &[&str],
     from: Option<Position>,
     limit: usize,
-) -> (Vec<Value>, Option<Position>) {
+) -> (Vec<Line>, Option<Position>) {
     let mut at = from.unwrap_or(Position { l: 0, b: 0 });
     let mut items = Vec::new();
     let mut bytes = 0usize;
@@ -65,14 +90,16 @@ pub fn page(
         }
         bytes += piece.len();
         let continues = end < line.len();
-        let mut item = json!({ "line": at.l + 1, "text": piece });
+        items.push(Line {
+            line: at.l + 1,
+            text: piece.to_string(),
+            continues,
+        });
         if continues {
-            item["continues"] = json!(true);
             at.b = end;
         } else {
             at = Position { l: at.l + 1, b: 0 };
         }
-        items.push(item);
     }
     let next = (at.l < lines.len()).then_some(at);
     (items, next)
@@ -96,9 +123,16 @@ mod tests {
         let all = lines(text);
         let (first, next) = page(&all, None, 2);
         assert_eq!(first.len(), 2);
-        assert_eq!(first[1]["line"], json!(2));
+        assert_eq!(first[1].line, 2);
         let (rest, end) = page(&all, next, 2);
-        assert_eq!(rest, vec![json!({"line": 3, "text": "three"})]);
+        assert_eq!(
+            rest,
+            vec![Line {
+                line: 3,
+                text: "three".into(),
+                continues: false
+            }]
+        );
         assert!(end.is_none());
     }
 
@@ -109,15 +143,12 @@ mod tests {
         let (items, next) = page(&all, None, 100);
         let joined: String = items
             .iter()
-            .filter(|i| i["line"] == json!(1))
-            .map(|i| i["text"].as_str().unwrap_or_default())
+            .filter(|i| i.line == 1)
+            .map(|i| i.text.as_str())
             .collect();
         assert_eq!(joined, long);
-        assert!(items.iter().all(|i| i["line"] != json!(2)) || next.is_none());
-        let bytes: usize = items
-            .iter()
-            .map(|i| i["text"].as_str().unwrap_or_default().len())
-            .sum();
+        assert!(items.iter().all(|i| i.line != 2) || next.is_none());
+        let bytes: usize = items.iter().map(|i| i.text.len()).sum();
         assert!(bytes <= PAGE_BYTES);
     }
 }

@@ -24,7 +24,7 @@
 //! after its (last reply, id).
 
 use crate::context::Ctx;
-use crate::error::ToolError;
+use crate::error::{ErrorKind, ToolError};
 use crate::mattermost::{Maybe, send, types::UserThread};
 
 /// Mattermost's largest page.
@@ -220,7 +220,7 @@ fn dedup(threads: &mut Vec<UserThread>) {
 
 fn too_many() -> ToolError {
     ToolError::new(
-        "too_many",
+        ErrorKind::TooMany,
         format!(
             "More threads are followed in one team than one call reads ({} requests of {PER_PAGE}). Pass \
              unread_only: true, or stop following old threads in Mattermost.",

@@ -10,7 +10,7 @@
 //! | recently active | [`recently_active`] | the user's channels, most recently posted in first, kept for the cursor chain |
 //! | thread | [`thread`] | a thread oldest first, on Mattermost's (time, id) keyset from any post in it |
 //! | followed threads | [`followed_threads`] | followed threads by last reply through `before`/`after`, whole milliseconds, DM threads once |
-//! | offset quirk | [`offset_quirk`] | saved posts, whose `page` is an offset in posts, read until an empty page |
+//! | saved posts | [`saved_posts`] | saved posts, whose `page` is an offset in posts, read until an empty page |
 //! | search capped | [`search_capped`] | post and file search: page 0 of at most 100 per term group, marked `capped` |
 //! | file lines | [`file_lines`] | a text file's lines, by line and byte, pages bounded in items and bytes |
 
@@ -18,17 +18,17 @@ pub mod cursor;
 pub mod envelope;
 pub mod file_lines;
 pub mod followed_threads;
-pub mod offset_quirk;
 pub mod pages_with_ties;
 pub mod posts_by_time;
 pub mod recently_active;
+pub mod saved_posts;
 pub mod search_capped;
 pub mod since;
 pub mod straddling_ties;
 pub mod thread;
 pub mod whole_list;
 
-pub use envelope::{Limit, Page};
+pub use envelope::{Envelope, NoExtra, Page};
 
 /// How a tool's list is paged; each names the module that holds it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,8 +47,8 @@ pub enum Strategy {
     Thread,
     /// [`followed_threads`]
     FollowedThreads,
-    /// [`offset_quirk`]
-    OffsetQuirk,
+    /// [`saved_posts`]
+    SavedPosts,
     /// [`search_capped`]
     SearchCapped,
     /// [`file_lines`]
@@ -66,7 +66,7 @@ impl Strategy {
             Strategy::Since => "paging::since",
             Strategy::Thread => "paging::thread",
             Strategy::FollowedThreads => "paging::followed_threads",
-            Strategy::OffsetQuirk => "paging::offset_quirk",
+            Strategy::SavedPosts => "paging::saved_posts",
             Strategy::SearchCapped => "paging::search_capped",
             Strategy::FileLines => "paging::file_lines",
         }

@@ -8,74 +8,15 @@
 //! can see.
 
 use super::whole_list::{self, After, Keyed, Order};
-use crate::error::ToolError;
-use serde_json::Value;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use crate::context::KeptLists;
+use crate::error::{ErrorKind, ToolError};
+use serde::Serialize;
+use std::sync::Arc;
 
 /// Mattermost's largest page.
 pub const PER_PAGE: i64 = 200;
-/// How many lists are kept.
-pub const MAX_LISTS: usize = 16;
-/// How many bytes (of the items' JSON) all kept lists may hold.
-pub const MAX_BYTES: usize = 16 * 1024 * 1024;
-/// How long a list is kept.
-pub const MAX_AGE: Duration = Duration::from_secs(600);
 /// The most pages of 200 read for one list (40,000 items).
 pub const MAX_PAGES: i64 = 200;
-
-struct Kept {
-    key: String,
-    at: Instant,
-    bytes: usize,
-    items: Arc<Vec<Keyed<Value>>>,
-}
-
-/// The kept lists.
-#[derive(Default)]
-pub struct ListCache {
-    kept: Mutex<Vec<Kept>>,
-}
-
-impl ListCache {
-    fn get(&self, key: &str) -> Option<Arc<Vec<Keyed<Value>>>> {
-        let mut kept = self.kept.lock().ok()?;
-        kept.retain(|k| k.at.elapsed() < MAX_AGE);
-        kept.iter().find(|k| k.key == key).map(|k| k.items.clone())
-    }
-
-    fn put(&self, key: String, items: Arc<Vec<Keyed<Value>>>) {
-        let bytes: usize = items
-            .iter()
-            .map(|i| i.item.to_string().len() + i.id.len() + 16)
-            .sum();
-        let Ok(mut kept) = self.kept.lock() else {
-            return;
-        };
-        kept.retain(|k| k.key != key && k.at.elapsed() < MAX_AGE);
-        if bytes > MAX_BYTES {
-            return;
-        }
-        kept.push(Kept {
-            key,
-            at: Instant::now(),
-            bytes,
-            items,
-        });
-        while kept.len() > MAX_LISTS || kept.iter().map(|k| k.bytes).sum::<usize>() > MAX_BYTES {
-            kept.remove(0);
-        }
-    }
-
-    /// How many lists are kept (for tests).
-    pub fn len(&self) -> usize {
-        self.kept.lock().map(|k| k.len()).unwrap_or(0)
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-}
 
 /// Reads every page of a `page`/`per_page` list, 200 at a time, until a page comes back short.
 pub async fn read_pages<T, F, Fut>(mut fetch: F) -> Result<Vec<T>, ToolError>
@@ -93,7 +34,7 @@ where
         }
     }
     Err(ToolError::new(
-        "too_many",
+        ErrorKind::TooMany,
         format!(
             "This list holds more than {} items, more than one call reads; narrow it down.",
             MAX_PAGES * PER_PAGE
@@ -101,25 +42,25 @@ where
     ))
 }
 
-/// One page of the list of `tool` for the arguments with `fingerprint`: from the kept list when the
-/// cursor's chain still has it, otherwise from `read_whole` (which reads it from Mattermost and keys
-/// each item). Returns the items, the next position and the list's length.
-pub async fn page<F, Fut>(
-    cache: &ListCache,
-    tool: &str,
-    fingerprint: &str,
+/// One page of the list kept under `key` (the tool and the fingerprint of the arguments that chose
+/// it): from the kept list when the cursor's chain still has it, otherwise from `read_whole` (which
+/// reads it from Mattermost and keys each item). Returns the items, the next position and the list's
+/// length.
+pub async fn page<T, F, Fut>(
+    lists: &KeptLists,
+    key: &str,
     order: Order,
     after: Option<After>,
     limit: usize,
     read_whole: F,
-) -> Result<(Vec<Value>, Option<After>, usize), ToolError>
+) -> Result<(Vec<T>, Option<After>, usize), ToolError>
 where
+    T: Clone + Serialize + Send + Sync + 'static,
     F: FnOnce() -> Fut,
-    Fut: Future<Output = Result<Vec<Keyed<Value>>, ToolError>>,
+    Fut: Future<Output = Result<Vec<Keyed<T>>, ToolError>>,
 {
-    let key = format!("{tool}\u{0}{fingerprint}");
     let kept = if after.is_some() {
-        cache.get(&key)
+        lists.get::<Vec<Keyed<T>>>(key)
     } else {
         None
     };
@@ -127,7 +68,11 @@ where
         Some(items) => items,
         None => {
             let items = Arc::new(whole_list::sort(read_whole().await?, order));
-            cache.put(key, items.clone());
+            let bytes = items
+                .iter()
+                .map(|i| serde_json::to_vec(&i.item).map(|v| v.len()).unwrap_or(0) + i.id.len() + 16)
+                .sum();
+            lists.put(key.to_string(), items.clone(), bytes);
             items
         }
     };

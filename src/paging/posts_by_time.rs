@@ -14,29 +14,52 @@
 
 use crate::context::Ctx;
 use crate::error::ToolError;
+use crate::mattermost::facts::{self, PostFacts};
 use crate::mattermost::{Maybe, send, types::Post};
-use serde::{Deserialize, Serialize};
+use super::cursor::{self, Fields, Reader};
 
 /// Mattermost's largest page.
 pub const MAX_PER_PAGE: u32 = 200;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Direction {
     /// Further back in time.
-    #[serde(rename = "b")]
     Back,
     /// Further forward in time.
-    #[serde(rename = "f")]
     Forward,
 }
 
 /// Where the next page starts: the posts strictly older (`Back`) or newer (`Forward`) than millisecond
 /// `t`, which post `a` was written in.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Position {
     pub d: Direction,
     pub t: i64,
     pub a: String,
+}
+
+impl cursor::Position for Position {
+    fn write(&self, f: &mut Fields) {
+        f.tag(match self.d {
+            Direction::Back => 'b',
+            Direction::Forward => 'f',
+        })
+        .num(self.t)
+        .id(&self.a);
+    }
+
+    fn read(r: &mut Reader<'_>) -> Option<Position> {
+        let d = match r.tag()? {
+            'b' => Direction::Back,
+            'f' => Direction::Forward,
+            _ => return None,
+        };
+        Some(Position {
+            d,
+            t: r.num()?,
+            a: r.id()?,
+        })
+    }
 }
 
 /// Which posts of which channel.
@@ -78,10 +101,6 @@ pub struct Posts {
     pub incomplete_millisecond: Option<i64>,
 }
 
-fn create_at(p: &Post) -> i64 {
-    p.create_at.unwrap_or(0)
-}
-
 /// One request. The posts come back in reading order: newest first for `Newest`, `Before` and `Since`,
 /// oldest first for `After`. Only posts in `order` count (`posts` also holds thread posts around them).
 pub async fn fetch(
@@ -115,13 +134,11 @@ pub async fn fetch(
     .await
     .map_err(|e| cx.fail(e, "channel", &q.channel_id))?
     .into_inner();
-    let mut posts = list.posts.unwrap_or_default();
-    let order = list.order.unwrap_or_default();
-    let mut out: Vec<Post> = order.iter().filter_map(|id| posts.remove(id)).collect();
+    let mut out = facts::ordered(list);
     match mode {
         // Mattermost orders every PostList newest first; an after-read is taken oldest first.
-        Mode::After(_) => out.sort_by_key(create_at),
-        _ => out.sort_by_key(|p| std::cmp::Reverse(create_at(p))),
+        Mode::After(_) => out.sort_by_key(|p| p.created()),
+        _ => out.sort_by_key(|p| std::cmp::Reverse(p.created())),
     }
     Ok(out)
 }
@@ -151,7 +168,7 @@ pub async fn page(cx: &Ctx, q: &Query, start: Start, limit: u32) -> Result<Posts
         let fetched_len = whole.len();
         let group: Vec<Post> = whole
             .into_iter()
-            .take_while(|p| create_at(p) == group_ms)
+            .take_while(|p| p.created() == group_ms)
             .collect();
         let complete = group.len() < MAX_PER_PAGE as usize;
         // The end only when nothing came beyond the millisecond and the fetch was not full.
@@ -168,14 +185,14 @@ pub async fn page(cx: &Ctx, q: &Query, start: Start, limit: u32) -> Result<Posts
     let next = if result.more {
         result.page.last().map(|p| Position {
             d: direction,
-            t: create_at(p),
-            a: p.id.clone().unwrap_or_default(),
+            t: p.created(),
+            a: p.id().to_string(),
         })
     } else {
         None
     };
     let mut posts = result.page;
-    posts.sort_by(|a, b| (create_at(a), &a.id).cmp(&(create_at(b), &b.id)));
+    posts.sort_by(|a, b| (a.created(), a.id()).cmp(&(b.created(), b.id())));
     Ok(Posts {
         posts,
         next,
@@ -208,10 +225,10 @@ fn cut_to_whole_milliseconds(fetched: Vec<Post>, asked: usize, _direction: Direc
     }
     // More may follow: the last millisecond fetched may go on beyond what was asked, so it is left to
     // the next page.
-    let last_ms = fetched.last().map(create_at).unwrap_or(0);
+    let last_ms = fetched.last().map(|p| p.created()).unwrap_or(0);
     let keep = fetched
         .iter()
-        .take_while(|p| create_at(p) != last_ms)
+        .take_while(|p| p.created() != last_ms)
         .count();
     if keep == 0 {
         return Cut {

@@ -9,10 +9,11 @@
 //! later pages cost no request. A cursor that outlives the kept list reads the list again and continues
 //! after its key and id; a channel that moved ahead of the position in between is then not shown again.
 
-use super::pages_with_ties::{self, ListCache};
+use super::pages_with_ties;
 use super::whole_list::{After, Keyed, Order, SortKey};
+use crate::context::KeptLists;
 use crate::error::ToolError;
-use serde_json::Value;
+use serde::Serialize;
 
 /// The order of the list.
 pub const ORDER: Order = Order::Descending;
@@ -22,20 +23,19 @@ pub fn key(last_post_at: Option<i64>) -> SortKey {
     SortKey::Int(last_post_at.unwrap_or(0))
 }
 
-/// One page of the list `tool` reads for the arguments with `fingerprint`: from the list kept for the
-/// cursor's chain, or read whole again by `read_whole`. Returns the items, the next position and the
-/// list's length.
-pub async fn page<F, Fut>(
-    cache: &ListCache,
-    tool: &str,
-    fingerprint: &str,
+/// One page of the list kept under `key`: from the list kept for the cursor's chain, or read whole
+/// again by `read_whole`. Returns the items, the next position and the list's length.
+pub async fn page<T, F, Fut>(
+    lists: &KeptLists,
+    key: &str,
     after: Option<After>,
     limit: usize,
     read_whole: F,
-) -> Result<(Vec<Value>, Option<After>, usize), ToolError>
+) -> Result<(Vec<T>, Option<After>, usize), ToolError>
 where
+    T: Clone + Serialize + Send + Sync + 'static,
     F: FnOnce() -> Fut,
-    Fut: Future<Output = Result<Vec<Keyed<Value>>, ToolError>>,
+    Fut: Future<Output = Result<Vec<Keyed<T>>, ToolError>>,
 {
-    pages_with_ties::page(cache, tool, fingerprint, ORDER, after, limit, read_whole).await
+    pages_with_ties::page(lists, key, ORDER, after, limit, read_whole).await
 }

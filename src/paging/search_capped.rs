@@ -21,7 +21,8 @@ use crate::mattermost::{
     send,
     types::{self, FileInfo, Post},
 };
-use serde_json::{Value, json};
+use schemars::JsonSchema;
+use serde::Serialize;
 
 /// Mattermost's cap on one term group of a database search.
 pub const CAP: usize = 100;
@@ -38,18 +39,6 @@ pub struct Search<'a> {
     pub any: bool,
     /// Archived channels too.
     pub archived: bool,
-}
-
-impl<'a> Search<'a> {
-    /// A search as a search tool's arguments ask it: `match_any`, `include_archived`.
-    pub fn asked(team_id: Option<&'a str>, terms: &'a str, args: &crate::args::Args) -> Search<'a> {
-        Search {
-            team_id,
-            terms,
-            any: args.flag("match_any"),
-            archived: args.flag("include_archived"),
-        }
-    }
 }
 
 /// A search's answer: its matches and whether Mattermost's cap cut them.
@@ -153,15 +142,23 @@ pub fn ordered<T>(
     sort(keyed, ORDER)
 }
 
+/// The way to the matches older than a capped answer's oldest one.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Older {
+    /// Search again with these terms to reach older matches.
+    pub terms: String,
+    pub note: String,
+}
+
 /// The way to the matches older than a capped answer's oldest one, as the answer's `older` shows it.
-pub fn older(terms: &str, oldest_ms: i64, what: &str) -> Value {
-    json!({
-        "terms": older_terms(terms, oldest_ms),
-        "note": format!(
+pub fn older(terms: &str, oldest_ms: i64, what: &str) -> Older {
+    Older {
+        terms: older_terms(terms, oldest_ms),
+        note: format!(
             "Mattermost answers at most the 100 newest matching {what}. Search again with these terms to reach \
              older ones (the oldest day shown is searched again, so expect some repeats)."
         ),
-    })
+    }
 }
 
 /// The day (`YYYY-MM-DD`, UTC) after a time: `before:` it reaches the matches older than that time,

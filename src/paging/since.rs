@@ -10,7 +10,7 @@
 
 use super::posts_by_time::{self, Direction, MAX_PER_PAGE, Mode, Position, Posts, Query, Start};
 use crate::context::Ctx;
-use crate::error::ToolError;
+use crate::error::{ErrorKind, ToolError};
 use crate::mattermost::types::Post;
 use crate::time::rfc3339;
 
@@ -109,7 +109,7 @@ async fn walk_back(cx: &Ctx, q: &Query, since: i64) -> Result<Vec<Post>, ToolErr
         }
     }
     Err(ToolError::new(
-        "too_many",
+        ErrorKind::TooMany,
         format!(
             "More than {} posts were written in this channel since {}; that is more than one call reads. Use a \
              later `since`, or read without `since` (newest first) and page back with next_cursor.",

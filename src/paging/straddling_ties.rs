@@ -15,7 +15,7 @@
 //! straddle a boundary) costs nothing more than its pages: 1,000 items are 6 requests.
 
 use super::pages_with_ties::{MAX_PAGES, PER_PAGE};
-use crate::error::ToolError;
+use crate::error::{ErrorKind, ToolError};
 use std::collections::HashSet;
 
 /// How many times the pages under a run longer than a page are read again.
@@ -79,7 +79,7 @@ where
         }
     }
     Err(ToolError::new(
-        "too_many",
+        ErrorKind::TooMany,
         format!(
             "This list holds more than {} items, more than one call reads; narrow it down.",
             MAX_PAGES * PER_PAGE

@@ -19,18 +19,32 @@
 use crate::context::Ctx;
 use crate::error::ToolError;
 use crate::mattermost::{Maybe, send, types::Post};
-use serde::{Deserialize, Serialize};
+use super::cursor::{self, Fields, Reader};
 
 /// Mattermost's largest `perPage` for a thread (above it is a 400).
 pub const MAX_PER_PAGE: u32 = 200;
 
 /// Where the next page starts: the posts of root `r`'s thread after `(t, p)`, the creation time and id
 /// of the last post shown.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Position {
     pub r: String,
     pub t: i64,
     pub p: String,
+}
+
+impl cursor::Position for Position {
+    fn write(&self, f: &mut Fields) {
+        f.id(&self.r).num(self.t).id(&self.p);
+    }
+
+    fn read(r: &mut Reader<'_>) -> Option<Position> {
+        Some(Position {
+            r: r.id()?,
+            t: r.num()?,
+            p: r.id()?,
+        })
+    }
 }
 
 /// A page of a thread, oldest first.

@@ -4,12 +4,11 @@
 //! between pages neither skips nor repeats what remains: items added before the position are not
 //! shown (they belong to pages already read), items removed are simply gone.
 
-use serde::{Deserialize, Serialize};
+use super::cursor::{self, Fields, MAX_TEXT, Reader};
 use std::cmp::Ordering;
 
 /// A sort key: a number (a time, a count) or a text (a name, compared as given).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum SortKey {
     Int(i64),
     Text(String),
@@ -35,13 +34,52 @@ pub enum Order {
 }
 
 /// Where the next page starts: after the item with this key and id.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct After {
     pub k: SortKey,
     pub id: String,
+    /// The text key was cut to its first [`MAX_TEXT`] characters to keep the cursor short.
+    pub cut: bool,
 }
 
-/// An item with its sort key and id.
+impl After {
+    /// The position after the item with `key` and `id`; a long text key is cut.
+    pub fn new(key: &SortKey, id: &str) -> After {
+        match key {
+            SortKey::Text(t) if t.chars().count() > MAX_TEXT => After {
+                k: SortKey::Text(t.chars().take(MAX_TEXT).collect()),
+                id: id.to_string(),
+                cut: true,
+            },
+            k => After {
+                k: k.clone(),
+                id: id.to_string(),
+                cut: false,
+            },
+        }
+    }
+}
+
+impl cursor::Position for After {
+    fn write(&self, f: &mut Fields) {
+        match &self.k {
+            SortKey::Int(n) => f.tag('i').num(*n),
+            SortKey::Text(t) => f.tag(if self.cut { 'p' } else { 't' }).text(t),
+        };
+        f.id(&self.id);
+    }
+
+    fn read(r: &mut Reader<'_>) -> Option<After> {
+        let (k, cut) = match r.tag()? {
+            'i' => (SortKey::Int(r.num()?), false),
+            't' => (SortKey::Text(r.text()?), false),
+            'p' => (SortKey::Text(r.text()?), true),
+            _ => return None,
+        };
+        Some(After { k, id: r.id()?, cut })
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Keyed<T> {
     pub key: SortKey,
@@ -86,8 +124,7 @@ pub fn page<T: Clone>(
 ) -> (Vec<T>, Option<After>) {
     let start = match after {
         None => 0,
-        Some(a) => sorted
-            .partition_point(|i| compare(order, &i.key, &i.id, &a.k, &a.id) != Ordering::Greater),
+        Some(a) => start_after(sorted, order, a),
     };
     let end = (start + limit).min(sorted.len());
     let items: Vec<T> = sorted[start..end].iter().map(|i| i.item.clone()).collect();
@@ -95,14 +132,32 @@ pub fn page<T: Clone>(
         sorted
             .get(end.wrapping_sub(1))
             .filter(|_| end > start)
-            .map(|i| After {
-                k: i.key.clone(),
-                id: i.id.clone(),
-            })
+            .map(|i| After::new(&i.key, &i.id))
     } else {
         None
     };
     (items, next)
+}
+
+/// Where the page after `a` starts. With the whole key, after the key and id, whatever changed. With a
+/// cut text key: right after the item itself when it is still there, else after the items whose key
+/// begins with the cut text and sorts before it (an item renamed or removed between pages whose key
+/// shares its first characters with others may then shift the position among those alone).
+fn start_after<T>(sorted: &[Keyed<T>], order: Order, a: &After) -> usize {
+    if !a.cut {
+        return sorted
+            .partition_point(|i| compare(order, &i.key, &i.id, &a.k, &a.id) != Ordering::Greater);
+    }
+    if let Some(at) = sorted.iter().position(|i| i.id == a.id) {
+        return at + 1;
+    }
+    let prefix = |k: &SortKey| match k {
+        SortKey::Text(t) => SortKey::Text(t.chars().take(MAX_TEXT).collect()),
+        other => other.clone(),
+    };
+    sorted.partition_point(|i| {
+        compare(order, &prefix(&i.key), &i.id, &a.k, &a.id) != Ordering::Greater
+    })
 }
 
 #[cfg(test)]
@@ -127,13 +182,7 @@ mod tests {
         let (first, next) = page(&sorted, Order::Descending, None, 2);
         assert_eq!(first, ["z", "a"]);
         let next = next.expect("more");
-        assert_eq!(
-            next,
-            After {
-                k: SortKey::Int(5),
-                id: "a".into()
-            }
-        );
+        assert_eq!(next, After::new(&SortKey::Int(5), "a"));
         let (second, last) = page(&sorted, Order::Descending, Some(&next), 2);
         assert_eq!(second, ["b", "c"]);
         assert!(last.is_none());
@@ -153,5 +202,48 @@ mod tests {
         );
         let (rest, _) = page(&after, Order::Descending, next.as_ref(), 10);
         assert_eq!(rest, ["c", "d"]);
+    }
+}
+
+#[cfg(test)]
+mod long_keys {
+    use super::*;
+
+    fn named(pairs: &[(&str, &str)]) -> Vec<Keyed<String>> {
+        pairs
+            .iter()
+            .map(|(k, id)| Keyed::new(SortKey::Text((*k).into()), *id, id.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn a_long_text_key_is_cut_and_still_continues_exactly_while_its_item_is_there() {
+        let sorted = sort(
+            named(&[
+                ("engineering-platform-alpha", "a"),
+                ("engineering-platform-beta", "b"),
+                ("engineering-platform-gamma", "c"),
+                ("zz", "d"),
+            ]),
+            Order::Ascending,
+        );
+        let (first, next) = page(&sorted, Order::Ascending, None, 1);
+        assert_eq!(first, ["a"]);
+        let next = next.expect("more");
+        assert!(next.cut, "the key was cut to {MAX_TEXT} characters");
+        let (rest, _) = page(&sorted, Order::Ascending, Some(&next), 10);
+        assert_eq!(rest, ["b", "c", "d"]);
+        // The item the cursor ended on was removed: the page starts after the cut key's items that
+        // sort before it.
+        let without_a = sort(
+            named(&[
+                ("engineering-platform-beta", "b"),
+                ("engineering-platform-gamma", "c"),
+                ("zz", "d"),
+            ]),
+            Order::Ascending,
+        );
+        let (rest, _) = page(&without_a, Order::Ascending, Some(&next), 10);
+        assert_eq!(rest, ["b", "c", "d"]);
     }
 }

@@ -1,9 +1,48 @@
-//! The tools' own code, per area: from a call's checked input to its answer, through the paging
-//! strategies and the Mattermost connection. The table (`crate::table`) says which function serves
-//! which tool.
+//! Every tool, one file each, by area: its declaration, its body and its output type. The inventory
+//! (`crate::inventory`) lists them; the arguments many tools share are declared here once.
 
 pub mod channels;
 pub mod files;
 pub mod people;
 pub mod posts;
-pub mod writing;
+pub mod teams;
+pub mod writes;
+
+use crate::args::{Arg, Kind};
+
+/// The channel argument every channel tool takes.
+pub const CHANNEL: Arg = Arg {
+    name: "channel",
+    kind: Kind::Channel,
+    required: true,
+    about: "The channel: id, name (town-square, ~town-square), display name, @username for a direct \
+            message, its URL, or a post's permalink.",
+    shapes: None,
+};
+
+/// The team that narrows a channel name to one team.
+pub const TEAM_OF_CHANNEL: Arg = Arg {
+    name: "team",
+    kind: Kind::Team,
+    required: false,
+    about: "The team a channel name is looked up in, when the name exists in several.",
+    shapes: Some("narrows the channel name to one team"),
+};
+
+/// The team a team-wide list or search is narrowed to.
+pub const TEAM: Arg = Arg {
+    name: "team",
+    kind: Kind::Team,
+    required: false,
+    about: "A team (id, name or display name); leave out for all your teams.",
+    shapes: Some("narrows the list to one team (with direct and group messages, which belong to none)"),
+};
+
+/// The post a post tool reads.
+pub const POST: Arg = Arg {
+    name: "post",
+    kind: Kind::Post,
+    required: true,
+    about: "The post: its id or its permalink.",
+    shapes: None,
+};

@@ -18,7 +18,7 @@
 //! outlives the kept list reads it again and continues after its (time, id), newest first.
 
 use crate::context::Ctx;
-use crate::error::ToolError;
+use crate::error::{ErrorKind, ToolError};
 use crate::mattermost::{send, types::Post};
 
 /// Mattermost's largest page.
@@ -100,7 +100,7 @@ pub async fn read_all(cx: &Ctx) -> Result<Read, ToolError> {
         );
     }
     Err(ToolError::new(
-        "too_many",
+        ErrorKind::TooMany,
         format!(
             "More posts are saved than one call reads ({MAX_REQUESTS} requests of {PER_PAGE}); unsave old ones \
              in Mattermost to list the rest."

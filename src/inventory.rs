@@ -1,0 +1,107 @@
+//! Every tool, in the order `tools/list` lists them, grouped into toolsets; and which of them a server
+//! offers: the toolsets `MATTERMOST_TOOLSETS` chooses (the reading toolsets by default), and the tools
+//! that write only when `MATTERMOST_ALLOW_WRITES=true`, whatever the toolsets say.
+
+use crate::tool::{Tool, Toolset};
+use crate::tools;
+use std::collections::BTreeSet;
+
+/// Every tool.
+pub fn tools() -> &'static [&'static Tool] {
+    static ALL: &[&Tool] = &[
+        // posts
+        &tools::posts::read_channel::TOOL,
+        &tools::posts::list_saved::TOOL,
+    ];
+    ALL
+}
+
+/// The tool of that name, offered or not.
+pub fn find(name: &str) -> Option<&'static Tool> {
+    tools().iter().copied().find(|t| t.name == name)
+}
+
+/// Which tools a server offers.
+#[derive(Debug, Clone)]
+pub struct Offer {
+    pub toolsets: BTreeSet<Toolset>,
+    pub allow_writes: bool,
+}
+
+impl Offer {
+    /// The offer for `MATTERMOST_TOOLSETS` (comma-separated names, or `all`; `None` for the default)
+    /// and `MATTERMOST_ALLOW_WRITES`. An unknown name is refused with the accepted ones.
+    pub fn new(toolsets: Option<&str>, allow_writes: bool) -> Result<Offer, String> {
+        let chosen = match toolsets.map(str::trim).filter(|s| !s.is_empty()) {
+            None => Toolset::DEFAULT.into_iter().collect(),
+            Some("all") => Toolset::ALL.into_iter().collect(),
+            Some(list) => {
+                let mut set = BTreeSet::new();
+                for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+                    if name == "all" {
+                        set.extend(Toolset::ALL);
+                        continue;
+                    }
+                    match Toolset::parse(name) {
+                        Some(t) => {
+                            set.insert(t);
+                        }
+                        None => {
+                            return Err(format!(
+                                "{}={list:?} names the toolset `{name}`, which does not exist. The toolsets are: {}, \
+                                 or `all`. Fix the variable and start again.",
+                                crate::config::TOOLSETS,
+                                Toolset::ALL.map(Toolset::name).join(", ")
+                            ));
+                        }
+                    }
+                }
+                set
+            }
+        };
+        Ok(Offer {
+            toolsets: chosen,
+            allow_writes,
+        })
+    }
+
+    /// Every toolset, writes allowed: what the governance tests scan.
+    pub fn everything() -> Offer {
+        Offer {
+            toolsets: Toolset::ALL.into_iter().collect(),
+            allow_writes: true,
+        }
+    }
+
+    /// Whether a tool is offered.
+    pub fn offers(&self, tool: &Tool) -> bool {
+        self.toolsets.contains(&tool.toolset) && (self.allow_writes || !tool.writes())
+    }
+
+    /// The tools offered, in inventory order.
+    pub fn tools(&self) -> Vec<&'static Tool> {
+        tools().iter().copied().filter(|t| self.offers(t)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_toolsets_are_refused_with_the_accepted_names() {
+        let e = Offer::new(Some("posts,chanels"), false).unwrap_err();
+        assert!(e.contains("`chanels`") && e.contains("people, teams, channels"), "{e}");
+        assert_eq!(Offer::new(Some("all"), false).map(|o| o.toolsets.len()), Ok(Toolset::ALL.len()));
+        assert!(Offer::new(None, false).is_ok_and(|o| !o.toolsets.contains(&Toolset::Api)));
+    }
+
+    #[test]
+    fn names_are_unique() {
+        let mut names: Vec<&str> = tools().iter().map(|t| t.name).collect();
+        names.sort();
+        let before = names.len();
+        names.dedup();
+        assert_eq!(before, names.len());
+    }
+}

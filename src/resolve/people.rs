@@ -1,0 +1,145 @@
+//! People named by id, username (`alice`, `@alice`) or email, with the closest usernames suggested for a
+//! name nobody has.
+
+use super::matching::{distance, unknown};
+use crate::context::Ctx;
+use crate::error::ToolError;
+use crate::ids::is_id;
+use crate::mattermost::{send, types};
+
+/// Looks like an email address, in characters that cannot change a request's path.
+fn email_like(s: &str) -> bool {
+    let ok_local = |c: char| c.is_ascii_alphanumeric() || "._%+-".contains(c);
+    let ok_domain = |c: char| c.is_ascii_alphanumeric() || ".-".contains(c);
+    s.split_once('@').is_some_and(|(a, b)| {
+        !a.is_empty()
+            && a.chars().all(ok_local)
+            && b.contains('.')
+            && b.chars().all(ok_domain)
+            && !b.starts_with('.')
+    })
+}
+
+/// Resolves one person (id, username, @username or email).
+pub async fn user(cx: &Ctx, reference: &str) -> Result<types::User, ToolError> {
+    let (found, missing) = users(cx, &[reference.to_string()]).await?;
+    if let Some(u) = found.into_iter().next() {
+        return Ok(u.1);
+    }
+    let closest = missing.into_iter().next().map(|m| m.1).unwrap_or_default();
+    Err(unknown(
+        "person",
+        reference,
+        closest,
+        "Call search_users to find someone by part of their name.",
+    ))
+}
+
+/// Resolves people. Returns those found (with the reference each was found by) and, for each
+/// reference nobody has, the closest usernames.
+pub async fn users(
+    cx: &Ctx,
+    references: &[String],
+) -> Result<(Vec<(String, types::User)>, Vec<(String, Vec<String>)>), ToolError> {
+    let mut found = Vec::new();
+    let mut missing = Vec::new();
+    let mut by_id = Vec::new();
+    let mut by_name = Vec::new();
+    for r in references {
+        let t = r.trim();
+        if is_id(t) {
+            by_id.push((r.clone(), t.to_string()));
+        } else if email_like(t) {
+            match send(cx.mm.api.get_user_by_email().email(t).send()).await {
+                Ok(u) => found.push((r.clone(), u.into_inner())),
+                Err(e) if matches!(e.status(), Some(404 | 400)) => missing.push(r.clone()),
+                Err(e) => return Err(cx.fail(e, "user", r)),
+            }
+        } else {
+            by_name.push((r.clone(), t.trim_start_matches('@').to_lowercase()));
+        }
+    }
+    if !by_id.is_empty() {
+        let ids: Vec<String> = by_id.iter().map(|(_, id)| id.clone()).collect();
+        let list = send(cx.mm.api.get_users_by_ids().body(ids.clone()).send())
+            .await
+            .map_err(|e| cx.fail(e, "users", &ids.join(",")))?
+            .into_inner();
+        for (r, id) in by_id {
+            match list.iter().find(|u| u.id.as_deref() == Some(id.as_str())) {
+                Some(u) => found.push((r, u.clone())),
+                None => missing.push(r),
+            }
+        }
+    }
+    if !by_name.is_empty() {
+        let names: Vec<String> = by_name.iter().map(|(_, n)| n.clone()).collect();
+        let list = send(
+            cx.mm
+                .api
+                .get_users_by_usernames()
+                .body(names.clone())
+                .send(),
+        )
+        .await
+        .map_err(|e| cx.fail(e, "users", &names.join(",")))?
+        .into_inner();
+        for (r, n) in by_name {
+            match list.iter().find(|u| {
+                u.username.as_deref().map(str::to_lowercase).as_deref() == Some(n.as_str())
+            }) {
+                Some(u) => found.push((r, u.clone())),
+                None => missing.push(r),
+            }
+        }
+    }
+    for (_, u) in &found {
+        if let (Some(id), Some(name)) = (&u.id, &u.username) {
+            cx.learn_username(id, name);
+        }
+    }
+    let mut suggestions = Vec::new();
+    for r in missing {
+        suggestions.push((r.clone(), closest_usernames(cx, &r).await?));
+    }
+    Ok((found, suggestions))
+}
+
+/// The usernames closest to a name nobody has, from a user search on its start.
+async fn closest_usernames(cx: &Ctx, reference: &str) -> Result<Vec<String>, ToolError> {
+    let term: String = reference
+        .trim()
+        .trim_start_matches('@')
+        .split('@')
+        .next()
+        .unwrap_or("")
+        .chars()
+        .take(3)
+        .collect();
+    if term.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    let body = types::SearchUsersBody {
+        term: term.clone(),
+        limit: 20,
+        allow_inactive: Some(true),
+        group_constrained: None,
+        in_channel_id: None,
+        in_group_id: None,
+        not_in_channel_id: None,
+        not_in_team_id: None,
+        team_id: None,
+        without_team: None,
+    };
+    let list = match send(cx.mm.api.search_users().body(body).send()).await {
+        Ok(l) => l.into_inner(),
+        Err(_) => return Ok(Vec::new()),
+    };
+    let mut names: Vec<(usize, String)> = list
+        .into_iter()
+        .filter_map(|u| u.username)
+        .map(|n| (distance(reference.trim_start_matches('@'), &n), n))
+        .collect();
+    names.sort();
+    Ok(names.into_iter().take(5).map(|(_, n)| n).collect())
+}

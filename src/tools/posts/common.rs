@@ -1,0 +1,155 @@
+//! What the post tools share: showing a page of posts (authors' usernames in one lookup, reactions,
+//! the channel each is in), the channel or teams a tool reads, and the fields a page of a channel's
+//! posts carries besides its items.
+
+use crate::context::Ctx;
+use crate::error::ToolError;
+use crate::mattermost::facts::{ChannelFacts, ChannelKind, PostFacts};
+use crate::mattermost::types::{self, Post};
+use crate::paging::posts_by_time::Posts;
+use crate::paging::whole_list::{Keyed, SortKey};
+use crate::paging::{Page, search_capped};
+use crate::resolve;
+use crate::show::{self, PostItem, Shown};
+use crate::time::rfc3339;
+use schemars::JsonSchema;
+use serde::Serialize;
+use std::collections::{HashMap, HashSet};
+
+/// Items for a page of posts, with the authors' usernames (one lookup for those not yet known); `max`
+/// is the message length beyond which a message is cut.
+pub async fn post_items(cx: &Ctx, posts: &[Post], max: Option<usize>) -> Result<Vec<PostItem>, ToolError> {
+    let names = cx.usernames(show::authors(posts)).await?;
+    let me = cx.my_id().await?;
+    let shown = Shown {
+        usernames: &names,
+        me: &me,
+    };
+    Ok(posts.iter().map(|p| PostItem::of(p, &shown, max)).collect())
+}
+
+/// Labels (`~name`, `@username`, a group's names) of the person's channels among `ids`; a channel that
+/// is not theirs keeps no label.
+pub async fn channel_labels<'a>(
+    cx: &Ctx,
+    ids: impl IntoIterator<Item = &'a str>,
+) -> Result<HashMap<String, String>, ToolError> {
+    let wanted: HashSet<&str> = ids.into_iter().collect();
+    if wanted.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let mine = cx.my_channels().await?;
+    let me = cx.my_id().await?;
+    let chans: Vec<&types::Channel> = mine.iter().filter(|c| wanted.contains(c.id())).collect();
+    let others = chans
+        .iter()
+        .filter(|c| c.kind() == ChannelKind::Direct)
+        .filter_map(|c| c.other_person(&me))
+        .map(str::to_string);
+    let names = cx.usernames(others.collect::<Vec<_>>()).await?;
+    Ok(chans
+        .iter()
+        .map(|c| (c.id().to_string(), show::channel_label(c, &me, &names)))
+        .collect())
+}
+
+/// Items for posts from many channels, each saying which channel it is in.
+pub async fn post_items_in_channels(cx: &Ctx, posts: &[Post]) -> Result<Vec<PostItem>, ToolError> {
+    let items = post_items(cx, posts, Some(show::MESSAGE_CUT)).await?;
+    let labels = channel_labels(cx, posts.iter().map(|p| p.channel())).await?;
+    Ok(posts
+        .iter()
+        .zip(items)
+        .map(|(p, item)| item.in_channel(p.channel(), labels.get(p.channel()).map(String::as_str)))
+        .collect())
+}
+
+/// Posts keyed newest first, ties by id.
+pub fn newest_first(posts: Vec<Post>) -> Vec<Keyed<Post>> {
+    search_capped::ordered(posts, |p| p.created(), |p| p.id().to_string())
+}
+
+/// Keyed by creation time, for lists kept whole.
+pub fn by_creation<T>(p: &Post, item: T) -> Keyed<T> {
+    Keyed::new(SortKey::Int(p.created()), p.id(), item)
+}
+
+/// The channel a channel tool reads, from its `channel` and `team` arguments.
+pub async fn channel_of(cx: &Ctx, channel: &str, team: Option<&str>) -> Result<String, ToolError> {
+    resolve::channel_id(cx, channel, team).await
+}
+
+/// The teams a tool reads: the one given, or all of the person's.
+pub async fn teams_of(cx: &Ctx, team: Option<&str>) -> Result<Vec<String>, ToolError> {
+    match team {
+        Some(t) => Ok(vec![resolve::team_id(cx, t).await?]),
+        None => Ok(cx.my_teams().await?.iter().filter_map(|t| t.id.clone()).collect()),
+    }
+}
+
+/// A millisecond Mattermost holds more posts or threads in than it can be asked for.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Incomplete {
+    pub time: String,
+    pub note: String,
+}
+
+/// The note for a millisecond that holds 200 `what` or more.
+pub fn incomplete(ms: i64, what: &str) -> Incomplete {
+    Incomplete {
+        time: rfc3339(ms),
+        note: format!(
+            "Mattermost holds 200 {what} or more in this one millisecond and can only be asked for 200 of them; \
+             the others cannot be read in order. Search (search_posts) can still find them."
+        ),
+    }
+}
+
+/// What a page of one channel's posts carries besides its items.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ChannelPosts {
+    pub channel_id: String,
+    /// Any post's permalink: this with `{id}` replaced by the post's id.
+    pub permalink: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub incomplete_millisecond: Option<Incomplete>,
+}
+
+impl ChannelPosts {
+    pub fn of(cx: &Ctx, channel_id: &str, posts: &Posts) -> ChannelPosts {
+        ChannelPosts {
+            channel_id: channel_id.to_string(),
+            permalink: show::permalink_pattern(cx.url()),
+            incomplete_millisecond: posts.incomplete_millisecond.map(|ms| incomplete(ms, "posts")),
+        }
+    }
+}
+
+/// What a page of posts from many channels carries besides its items.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ManyPosts {
+    /// Any post's permalink: this with `{id}` replaced by the post's id.
+    pub permalink: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub incomplete_millisecond: Option<Incomplete>,
+}
+
+impl ManyPosts {
+    pub fn of(cx: &Ctx, incomplete_ms: Option<i64>, what: &str) -> ManyPosts {
+        ManyPosts {
+            permalink: show::permalink_pattern(cx.url()),
+            incomplete_millisecond: incomplete_ms.map(|ms| incomplete(ms, what)),
+        }
+    }
+}
+
+/// A page of one channel's posts, with where the next starts.
+pub async fn channel_page(
+    cx: &Ctx,
+    posts: Posts,
+    channel_id: &str,
+) -> Result<Page<PostItem, ChannelPosts>, ToolError> {
+    let items = post_items(cx, &posts.posts, Some(show::MESSAGE_CUT)).await?;
+    let extra = ChannelPosts::of(cx, channel_id, &posts);
+    Ok(Page::new(items).continue_at(posts.next).with_extra(extra))
+}

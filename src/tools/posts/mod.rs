@@ -1,0 +1,8 @@
+//! The tools that read posts and what hangs off them: a channel, what is unread, a thread, followed
+//! threads, pinned and saved posts, post search, mentions, reactions, drafts and custom emoji.
+
+pub mod common;
+pub mod list_saved;
+pub mod read_channel;
+
+pub(crate) use super::{CHANNEL, TEAM_OF_CHANNEL};
