@@ -329,7 +329,7 @@ pub(crate) fn search(ctx: &mut Ctx) -> HResult {
 /// request), OFFSET paging; `per_page=0` means every member.
 pub(crate) fn members(ctx: &mut Ctx) -> HResult {
     let id = ctx.require_id("channel_id")?;
-    ctx.readable_channel(&id)?;
+    ctx.require_channel_member_or_admin(&id)?;
     let mut members: Vec<ChannelMember> = ctx
         .w
         .channel_members
@@ -350,7 +350,7 @@ pub(crate) fn members(ctx: &mut Ctx) -> HResult {
 pub(crate) fn member(ctx: &mut Ctx) -> HResult {
     let cid = ctx.require_id("channel_id")?;
     let uid = ctx.require_id("user_id")?;
-    ctx.readable_channel(&cid)?;
+    ctx.require_channel_member_or_admin(&cid)?;
     let m = ctx.w.member(&cid, &uid).cloned().ok_or_else(|| {
         AppError::not_found(
             "app.channel.get_member.missing.app_error",
@@ -363,7 +363,7 @@ pub(crate) fn member(ctx: &mut Ctx) -> HResult {
 /// GET /api/v4/channels/{channel_id}/stats — `member_count` counts active users only.
 pub(crate) fn stats(ctx: &mut Ctx) -> HResult {
     let id = ctx.require_id("channel_id")?;
-    ctx.readable_channel(&id)?;
+    ctx.require_channel_member_or_admin(&id)?;
     let member_count = ctx
         .w
         .channel_members

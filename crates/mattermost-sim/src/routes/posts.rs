@@ -5,7 +5,7 @@ use std::cmp::Reverse;
 
 use serde_json::{Value, json};
 
-use super::{Ctx, array, offset_slice, page_slice, post_not_found};
+use super::{Ctx, array, array_or_null, offset_slice, page_slice, post_not_found};
 use crate::http::{AppError, HResult, Reply};
 use crate::ids::is_valid_id;
 use crate::params::{atoi, literal_true, parse_bool};
@@ -732,7 +732,8 @@ pub(crate) fn reactions(ctx: &mut Ctx) -> HResult {
         .cloned()
         .collect();
     ctx.rng.sort_ties_shuffled(&mut rs, |r| r.create_at);
-    Ok(array(rs.iter().map(render::reaction).collect()))
+    // the store scans into a nil slice, which marshals as `null` when there are no rows
+    Ok(array_or_null(rs.iter().map(render::reaction).collect()))
 }
 
 /// GET /api/v4/users/{user_id}/posts/flagged — `page` is passed as the SQL OFFSET (not
@@ -824,5 +825,6 @@ pub(crate) fn drafts(ctx: &mut Ctx) -> HResult {
             })
         })
         .collect();
-    Ok(array(out))
+    // a nil slice when the query finds no rows: the body is `null`
+    Ok(array_or_null(out))
 }

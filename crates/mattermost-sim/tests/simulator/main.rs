@@ -3,6 +3,7 @@
 
 mod auth;
 mod change_handle;
+mod channel_reads;
 mod channel_posts;
 mod channels;
 mod common;
