@@ -21,6 +21,7 @@ mod faults;
 mod http;
 mod ids;
 mod log;
+mod mentions;
 mod params;
 mod render;
 mod rng;

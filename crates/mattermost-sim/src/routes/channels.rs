@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::{Ctx, array, channel_not_found, page_slice};
+use super::{Ctx, array, page_slice};
 use crate::http::{AppError, HResult, Reply};
 use crate::params::{atoi, parse_bool};
 use crate::render::{self, PostListOut, PostOpts};
@@ -414,8 +414,11 @@ pub(crate) fn pinned(ctx: &mut Ctx) -> HResult {
 }
 
 /// POST /api/v4/channels/members/{user_id}/view — body `{channel_id, prev_channel_id,
-/// collapsed_threads_supported}`; sets the member's LastViewedAt to the channel's LastPostAt and
-/// answers `{status, last_viewed_at_times}`.
+/// collapsed_threads_supported}`; both channels are viewed (MarkChannelsAsViewed: nothing changes
+/// unless one has unread posts or mentions; a channel the user is not in is skipped, so an unknown
+/// one answers 200 too) and the answer is `{status, last_viewed_at_times}` with
+/// `max(LastPostAt, LastViewedAt)` per member channel. The user's status becomes online unless set
+/// by hand (SetActiveChannel).
 pub(crate) fn view(ctx: &mut Ctx) -> HResult {
     let uid = ctx.require_id("user_id")?;
     ctx.require_self_or_admin(&uid)?;
@@ -438,33 +441,23 @@ pub(crate) fn view(ctx: &mut Ctx) -> HResult {
     if !prev.is_empty() && !crate::ids::is_valid_id(&prev) {
         return Err(AppError::invalid_param("channel_view.prev_channel_id"));
     }
+    let now = crate::http::now_ms();
+    ctx.w.set_active_channel(&uid, &cid, now);
+    let ids: Vec<String> = [cid, prev].into_iter().filter(|c| !c.is_empty()).collect();
+    // a client without collapsed reply threads (the field false or absent), or a user for whom the
+    // server has them off, gets the viewed channels' threads marked read too
+    let supported = body
+        .get("collapsed_threads_supported")
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false);
+    let update_threads =
+        ctx.w.settings.thread_auto_follow && (!supported || !ctx.w.is_crt_enabled());
     let mut times = serde_json::Map::new();
-    if !cid.is_empty() {
-        let c = ctx
-            .w
-            .channel_by_id(&cid)
-            .cloned()
-            .ok_or_else(channel_not_found)?;
-        if ctx.w.member(&cid, &uid).is_none() {
-            return Err(AppError::not_found(
-                "app.channel.get_member.missing.app_error",
-                "No channel member found for that user ID and channel ID.",
-            ));
-        }
-        let at = c.last_post_at;
-        ctx.w.view(&uid, &cid, at);
-        // A client without collapsed reply threads (the field false or absent) gets the channel's
-        // threads marked read too; one that supports them keeps their own unread state.
-        let supported = body
-            .get("collapsed_threads_supported")
-            .and_then(|v| v.as_bool())
-            .unwrap_or(false);
-        if !supported {
-            ctx.w
-                .view_threads_of_channel(&uid, &cid, crate::http::now_ms());
-        }
-
-        times.insert(cid.clone(), json!(at));
+    for (id, t) in ctx
+        .w
+        .mark_channels_as_viewed(&uid, &ids, update_threads, now)
+    {
+        times.insert(id, json!(t));
     }
     Ok(Reply::json(
         &json!({"status": "OK", "last_viewed_at_times": times}),

@@ -57,7 +57,7 @@ pub(crate) fn client_config(ctx: &mut Ctx) -> HResult {
         put("EnableFileAttachments", "true".to_string());
         put("EnablePublicLink", "false".to_string());
         put("ExperimentalViewArchivedChannels", "true".to_string());
-        put("CollapsedThreads", "default_off".to_string());
+        put("CollapsedThreads", ctx.w.settings.collapsed_threads.clone());
         put("PostEditTimeLimit", "-1".to_string());
         put("ShowEmailAddress", "true".to_string());
         put("ShowFullName", "true".to_string());

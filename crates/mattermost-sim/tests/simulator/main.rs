@@ -3,8 +3,8 @@
 
 mod auth;
 mod change_handle;
-mod channel_reads;
 mod channel_posts;
+mod channel_reads;
 mod channels;
 mod common;
 mod demo;
@@ -12,6 +12,7 @@ mod faults;
 mod followed_threads;
 mod paging;
 mod permissions;
+mod posting;
 mod request_log;
 mod saved_posts;
 mod search;
@@ -19,3 +20,4 @@ mod small_lists;
 mod thread;
 mod unread;
 mod users;
+mod view_channel;
