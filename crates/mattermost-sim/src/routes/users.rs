@@ -91,19 +91,24 @@ pub(crate) fn by_usernames(ctx: &mut Ctx) -> HResult {
     Ok(array(users.iter().map(|u| render_user(ctx, u)).collect()))
 }
 
-/// Each whitespace-separated word must prefix-match the username, a name, the nickname or the email.
+/// `user_store.go` performSearch → generateSearchQuery: the term loses its `*` (the LIKE escape
+/// character), and every whitespace-separated word, leading `@` trimmed, must be a substring
+/// (`LIKE '%word%'`, case-insensitive) of the username, first or last name, nickname or email (the
+/// simulated server shows emails and full names), or equal the user id.
 fn matches_term(u: &User, term: &str) -> bool {
-    let term = term.trim_start_matches('@').to_lowercase();
+    let term = term.replace('*', "").to_lowercase();
     term.split_whitespace().all(|w| {
-        [
-            &u.username,
-            &u.first_name,
-            &u.last_name,
-            &u.nickname,
-            &u.email,
-        ]
-        .iter()
-        .any(|f| f.to_lowercase().starts_with(w))
+        let w = w.trim_start_matches('@');
+        u.id == w
+            || [
+                &u.username,
+                &u.first_name,
+                &u.last_name,
+                &u.nickname,
+                &u.email,
+            ]
+            .iter()
+            .any(|f| f.to_lowercase().contains(w))
     })
 }
 
@@ -111,11 +116,15 @@ fn in_channel(ctx: &Ctx, channel_id: &str, user_id: &str) -> bool {
     ctx.w.member(channel_id, user_id).is_some()
 }
 
-/// POST /api/v4/users/search — no paging; `limit` 0 → 100, negative or above 1000 → 400;
-/// `ORDER BY Username ASC LIMIT limit`; inactive users only with `allow_inactive`.
+/// POST /api/v4/users/search — no paging; `limit` 0 → 100, negative or above 1000 → 400 (checked
+/// after the permissions); `ORDER BY Username ASC LIMIT limit`; inactive users only with
+/// `allow_inactive`. `in_channel_id`/`not_in_channel_id` need read_channel (channel membership) and
+/// `team_id`/`not_in_team_id` view_team; one filter applies, in the order of `app/user.go`
+/// SearchUsers: without_team, in_channel_id (team ignored), not_in_channel_id (within team_id),
+/// not_in_team_id, else team_id (or everyone).
 pub(crate) fn search(ctx: &mut Ctx) -> HResult {
     let Some(body) = ctx.json_body().filter(|b| b.is_object()) else {
-        return Err(AppError::invalid_param("search"));
+        return Err(AppError::invalid_param("props"));
     };
     let s = |k: &str| {
         body.get(k)
@@ -124,6 +133,14 @@ pub(crate) fn search(ctx: &mut Ctx) -> HResult {
             .to_string()
     };
     let b = |k: &str| body.get(k).and_then(|v| v.as_bool()).unwrap_or(false);
+    let limit = match body.get("limit") {
+        None | Some(Value::Null) => 0,
+        Some(v) => match v.as_i64() {
+            Some(n) => n,
+            None => return Err(AppError::invalid_param("props")),
+        },
+    };
+    let limit = if limit == 0 { 100 } else { limit };
     let term = s("term");
     if term.is_empty() {
         return Err(AppError::invalid_param("term"));
@@ -135,37 +152,43 @@ pub(crate) fn search(ctx: &mut Ctx) -> HResult {
     if !not_in_channel.is_empty() && team_id.is_empty() {
         return Err(AppError::invalid_param("team_id"));
     }
-    let limit = match body.get("limit") {
-        None | Some(Value::Null) => 0,
-        Some(v) => match v.as_i64() {
-            Some(n) => n,
-            None => return Err(AppError::invalid_param("limit")),
-        },
-    };
-    if !(0..=1000).contains(&limit) {
+    for c in [&in_channel_id, &not_in_channel] {
+        if !c.is_empty() {
+            ctx.require_channel_member_or_admin(c)?;
+        }
+    }
+    for t in [&team_id, &not_in_team] {
+        if !t.is_empty() && !ctx.w.can_view_team(&ctx.me, t) {
+            return Err(AppError::permission());
+        }
+    }
+    if !(1..=1000).contains(&limit) {
         return Err(AppError::invalid_param("limit"));
     }
-    let limit = if limit == 0 { 100 } else { limit };
     let allow_inactive = b("allow_inactive");
     let without_team = b("without_team");
-    let mut users: Vec<User> = ctx
-        .w
+    let w = &*ctx.w;
+    let in_scope = |u: &User| -> bool {
+        if without_team {
+            !w.team_members
+                .iter()
+                .any(|m| m.user_id == u.id && m.delete_at == 0)
+        } else if !in_channel_id.is_empty() {
+            w.member(&in_channel_id, &u.id).is_some()
+        } else if !not_in_channel.is_empty() {
+            w.is_team_member(&team_id, &u.id) && w.member(&not_in_channel, &u.id).is_none()
+        } else if !not_in_team.is_empty() {
+            !w.is_team_member(&not_in_team, &u.id)
+        } else {
+            team_id.is_empty() || w.is_team_member(&team_id, &u.id)
+        }
+    };
+    let mut users: Vec<User> = w
         .users
         .iter()
         .filter(|u| matches_term(u, &term))
         .filter(|u| allow_inactive || u.delete_at == 0)
-        .filter(|u| team_id.is_empty() || ctx.w.is_team_member(&team_id, &u.id))
-        .filter(|u| not_in_team.is_empty() || !ctx.w.is_team_member(&not_in_team, &u.id))
-        .filter(|u| in_channel_id.is_empty() || in_channel(ctx, &in_channel_id, &u.id))
-        .filter(|u| not_in_channel.is_empty() || !in_channel(ctx, &not_in_channel, &u.id))
-        .filter(|u| {
-            !without_team
-                || !ctx
-                    .w
-                    .team_members
-                    .iter()
-                    .any(|m| m.user_id == u.id && m.delete_at == 0)
-        })
+        .filter(|u| in_scope(u))
         .cloned()
         .collect();
     users.sort_by(|a, b| a.username.cmp(&b.username));

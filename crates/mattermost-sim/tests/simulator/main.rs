@@ -19,5 +19,6 @@ mod search;
 mod small_lists;
 mod thread;
 mod unread;
+mod user_search;
 mod users;
 mod view_channel;
