@@ -18,6 +18,7 @@
 
 mod demo;
 mod faults;
+mod fulltext;
 mod http;
 mod ids;
 mod log;

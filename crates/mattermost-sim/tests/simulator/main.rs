@@ -16,6 +16,7 @@ mod posting;
 mod request_log;
 mod saved_posts;
 mod search;
+mod search_text;
 mod small_lists;
 mod thread;
 mod unread;
