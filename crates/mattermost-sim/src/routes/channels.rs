@@ -272,16 +272,19 @@ pub(crate) fn public_for_team(ctx: &mut Ctx) -> HResult {
 }
 
 /// GET /api/v4/teams/{team_id}/channels/deleted — archived public channels and archived private
-/// ones the user is a member of, `ORDER BY DisplayName`, OFFSET paging.
+/// ones the user is a member of; for a system admin (`manage_system` skips the membership check)
+/// every archived channel of the team or without a team (DMs and groups too). `ORDER BY
+/// DisplayName`, OFFSET paging.
 pub(crate) fn deleted_for_team(ctx: &mut Ctx) -> HResult {
     let tid = require_team_lister(ctx)?;
     let me = ctx.me.clone();
+    let admin = ctx.is_admin();
     let mut chans: Vec<Channel> = ctx
         .w
         .channels
         .iter()
-        .filter(|c| c.team_id == tid && c.delete_at != 0)
-        .filter(|c| c.kind == "O" || (c.kind == "P" && ctx.w.member(&c.id, &me).is_some()))
+        .filter(|c| (c.team_id == tid || c.team_id.is_empty()) && c.delete_at != 0)
+        .filter(|c| admin || c.kind == "O" || (c.kind == "P" && ctx.w.member(&c.id, &me).is_some()))
         .cloned()
         .collect();
     ctx.rng
@@ -290,33 +293,68 @@ pub(crate) fn deleted_for_team(ctx: &mut Ctx) -> HResult {
     Ok(array(page.iter().map(render::channel).collect()))
 }
 
-/// POST /api/v4/teams/{team_id}/channels/search — body `{term}`; public channels of the team,
-/// archived ones included, LIKE on Name/DisplayName/Purpose, `ORDER BY DisplayName LIMIT 100`;
-/// answers 200 (not 201).
+/// `SqlChannelStore.searchClause`: `LOWER(field) LIKE %term%` (the `*` escape character removed)
+/// on Name, DisplayName or Purpose, OR `to_tsquery('word:* & word:* ...')` over the three joined
+/// (`spaceFulltextSearchChars` as spaces, `|` removed).
+fn channel_matches(c: &Channel, term: &str) -> bool {
+    let like = term.replace('*', "").to_lowercase();
+    if like.is_empty() {
+        return true;
+    }
+    if [&c.name, &c.display_name, &c.purpose]
+        .iter()
+        .any(|f| f.to_lowercase().contains(&like))
+    {
+        return true;
+    }
+    let spaced: String = term
+        .chars()
+        .filter(|ch| *ch != '|')
+        .map(|ch| {
+            if "<>+-()~:*\"!@&".contains(ch) {
+                ' '
+            } else {
+                ch
+            }
+        })
+        .collect();
+    let words: Vec<String> = spaced
+        .split_whitespace()
+        .map(|w| format!("{w}:*"))
+        .collect();
+    let text = format!("{} {} {}", c.name, c.display_name, c.purpose);
+    match crate::fulltext::to_tsquery(&words.join(" & ")) {
+        Ok(Some(q)) => crate::fulltext::matches(&crate::fulltext::to_tsvector(&text), &q),
+        _ => false,
+    }
+}
+
+/// POST /api/v4/teams/{team_id}/channels/search — body `{term}` (trimmed); public channels of the
+/// team, archived ones included, `ORDER BY DisplayName LIMIT 100`; answers 200 (not 201). Without
+/// list_team_channels (not a team member) the handler asks GetTeamMember, whose 404 is the answer.
 pub(crate) fn search(ctx: &mut Ctx) -> HResult {
     let tid = ctx.require_id("team_id")?;
     let Some(body) = ctx.json_body().filter(|b| b.is_object()) else {
         return Err(AppError::invalid_param("channel_search"));
     };
     if !ctx.w.can_view_team(&ctx.me, &tid) {
-        return Err(AppError::permission());
+        return Err(AppError::not_found(
+            "app.team.get_member.missing.app_error",
+            "No team member found for that user ID and team ID.",
+        ));
     }
     let term = body
         .get("term")
         .and_then(|v| v.as_str())
         .unwrap_or("")
-        .to_lowercase();
+        .trim()
+        .to_string();
     let mut chans: Vec<Channel> = ctx
         .w
         .channels
         .iter()
         .filter(|c| c.team_id == tid && c.kind == "O")
-        .filter(|c| {
-            term.is_empty()
-                || c.name.to_lowercase().contains(&term)
-                || c.display_name.to_lowercase().contains(&term)
-                || c.purpose.to_lowercase().contains(&term)
-        })
+        .filter(|c| channel_matches(c, &term))
         .cloned()
         .collect();
     ctx.rng

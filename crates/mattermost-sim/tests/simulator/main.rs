@@ -5,6 +5,7 @@ mod auth;
 mod change_handle;
 mod channel_posts;
 mod channel_reads;
+mod channel_search;
 mod channels;
 mod common;
 mod demo;
