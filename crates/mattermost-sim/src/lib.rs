@@ -28,6 +28,7 @@ mod render;
 mod rng;
 mod router;
 mod routes;
+pub mod samples;
 mod sim;
 mod world;
 

@@ -15,6 +15,7 @@ mod paging;
 mod permissions;
 mod posting;
 mod request_log;
+mod samples;
 mod saved_posts;
 mod search;
 mod search_text;
