@@ -167,7 +167,29 @@ pub fn channel_member(m: &ChannelMember) -> Value {
     })
 }
 
+/// A PNG's width and height from its IHDR chunk.
+fn png_size(bytes: &[u8]) -> Option<(u32, u32)> {
+    if bytes.len() < 24 || &bytes[..8] != b"\x89PNG\r\n\x1a\n" || &bytes[12..16] != b"IHDR" {
+        return None;
+    }
+    let w = u32::from_be_bytes([bytes[16], bytes[17], bytes[18], bytes[19]]);
+    let h = u32::from_be_bytes([bytes[20], bytes[21], bytes[22], bytes[23]]);
+    Some((w, h))
+}
+
+/// A `model.FileInfo`; an image carries `width`, `height` and `has_preview_image` (omitted when
+/// zero, as their `omitempty` tags do).
 pub fn file_info(f: &FileInfo) -> Value {
+    let mut v = file_info_base(f);
+    if let (Some((w, h)), Some(o)) = (png_size(&f.content), v.as_object_mut()) {
+        o.insert("width".into(), json!(w));
+        o.insert("height".into(), json!(h));
+        o.insert("has_preview_image".into(), json!(true));
+    }
+    v
+}
+
+fn file_info_base(f: &FileInfo) -> Value {
     json!({
         "id": f.id,
         "user_id": f.creator_id,

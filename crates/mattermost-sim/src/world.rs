@@ -270,6 +270,11 @@ pub(crate) fn mime_for(extension: &str) -> &'static str {
         "jpg" | "jpeg" => "image/jpeg",
         "gif" => "image/gif",
         "pdf" => "application/pdf",
+        "docx" => "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        "xlsx" => "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        "pptx" => "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+        "zip" => "application/zip",
+        "tar" => "application/x-tar",
         "yaml" | "yml" => "application/x-yaml",
         _ => "application/octet-stream",
     }

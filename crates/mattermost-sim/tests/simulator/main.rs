@@ -9,6 +9,7 @@ mod channel_search;
 mod channels;
 mod common;
 mod demo;
+mod demo_truth;
 mod faults;
 mod followed_threads;
 mod paging;
