@@ -21,6 +21,8 @@ fn in_live_team(ctx: &Ctx, c: &Channel) -> bool {
 /// GET /api/v4/users/{user_id}/channels — the whole list as one array, `ORDER BY Id` (the server
 /// reads in keyset batches of 100); page/per_page ignored. A user with no channels gets `[`
 /// followed by an error JSON, with status 200.
+// Mirrors server/channels/api4/channel.go getChannelsForUser → app/channel.go GetChannelsForUser →
+// store/sqlstore/channel_store.go GetChannelsByUser
 pub(crate) fn for_user(ctx: &mut Ctx) -> HResult {
     let uid = ctx.require_id("user_id")?;
     ctx.require_self_or_admin(&uid)?;
@@ -56,6 +58,8 @@ pub(crate) fn for_user(ctx: &mut Ctx) -> HResult {
 /// GET /api/v4/users/{user_id}/teams/{team_id}/channels — the whole list of the user's channels
 /// in the team plus DMs/GMs, `ORDER BY DisplayName` (DMs have an empty display name), ETag;
 /// an empty result is 404 `app.channel.get_channels.not_found.app_error`.
+// Mirrors server/channels/api4/channel.go getChannelsForTeamForUser → app/channel.go
+// GetChannelsForTeamForUser → store/sqlstore/channel_store.go GetChannels
 pub(crate) fn for_team_for_user(ctx: &mut Ctx) -> HResult {
     let uid = ctx.require_id("user_id")?;
     let tid = ctx.require_id("team_id")?;
@@ -103,6 +107,8 @@ pub(crate) fn for_team_for_user(ctx: &mut Ctx) -> HResult {
 }
 
 /// GET /api/v4/users/{user_id}/teams/{team_id}/channels/members — no ORDER BY.
+// Mirrors server/channels/api4/channel.go getChannelMembersForTeamForUser → app/channel.go
+// GetChannelMembersForUser → store/sqlstore/channel_store.go GetMembersForUser
 pub(crate) fn members_for_team_for_user(ctx: &mut Ctx) -> HResult {
     let uid = ctx.require_id("user_id")?;
     let tid = ctx.require_id("team_id")?;
@@ -151,6 +157,9 @@ fn member_with_team(ctx: &Ctx, m: &ChannelMember) -> Value {
 
 /// GET /api/v4/users/{user_id}/channel_members — `page=-1` streams every membership as NDJSON,
 /// otherwise page/per_page by ChannelId.
+// Mirrors server/channels/api4/user.go getChannelMembersForUser → app/channel.go
+// GetChannelMembersWithTeamDataForUserWithPagination → store/sqlstore/channel_store.go
+// GetMembersForUserWithCursorPagination / GetMembersForUserWithPagination
 pub(crate) fn memberships_for_user(ctx: &mut Ctx) -> HResult {
     let uid = ctx.require_id("user_id")?;
     ctx.require_self_or_admin(&uid)?;
@@ -184,6 +193,8 @@ pub(crate) fn memberships_for_user(ctx: &mut Ctx) -> HResult {
 }
 
 /// GET /api/v4/channels/{channel_id}
+// Mirrors server/channels/api4/channel.go getChannel → app/channel.go GetChannel (then
+// SessionHasPermissionToTeam read_public_channel or SessionHasPermissionToChannel read_channel)
 pub(crate) fn get(ctx: &mut Ctx) -> HResult {
     let id = ctx.require_id("channel_id")?;
     let c = ctx.readable_channel(&id)?;
@@ -218,6 +229,8 @@ fn channel_by_name(ctx: &Ctx, team_id: &str, name: &str) -> HResult {
 
 /// GET /api/v4/teams/{team_id}/channels/name/{channel_name} — archived channels only with
 /// `include_deleted=true`.
+// Mirrors server/channels/api4/channel.go getChannelByName → app/channel.go GetChannelByName →
+// store/sqlstore/channel_store.go GetByName
 pub(crate) fn by_name(ctx: &mut Ctx) -> HResult {
     let tid = ctx.require_id("team_id")?;
     let name = ctx.var("channel_name");
@@ -225,6 +238,8 @@ pub(crate) fn by_name(ctx: &mut Ctx) -> HResult {
 }
 
 /// GET /api/v4/teams/name/{team_name}/channels/name/{channel_name}
+// Mirrors server/channels/api4/channel.go getChannelByNameForTeamName → app/channel.go
+// GetChannelByNameForTeamName → store/sqlstore/channel_store.go GetByName
 pub(crate) fn by_team_name_and_name(ctx: &mut Ctx) -> HResult {
     let tname = ctx.var("team_name");
     let t = ctx
@@ -256,6 +271,8 @@ fn require_team_lister(ctx: &Ctx) -> Result<String, AppError> {
 
 /// GET /api/v4/teams/{team_id}/channels — non-archived public channels, `ORDER BY DisplayName`
 /// only (display names tie, so ties come back in any order), OFFSET paging.
+// Mirrors server/channels/api4/channel.go getPublicChannelsForTeam → app/channel.go
+// GetPublicChannelsForTeam → store/sqlstore/channel_store.go GetPublicChannelsForTeam
 pub(crate) fn public_for_team(ctx: &mut Ctx) -> HResult {
     let tid = require_team_lister(ctx)?;
     let mut chans: Vec<Channel> = ctx
@@ -275,6 +292,8 @@ pub(crate) fn public_for_team(ctx: &mut Ctx) -> HResult {
 /// ones the user is a member of; for a system admin (`manage_system` skips the membership check)
 /// every archived channel of the team or without a team (DMs and groups too). `ORDER BY
 /// DisplayName`, OFFSET paging.
+// Mirrors server/channels/api4/channel.go getDeletedChannelsForTeam → app/channel.go
+// GetDeletedChannels → store/sqlstore/channel_store.go GetDeleted
 pub(crate) fn deleted_for_team(ctx: &mut Ctx) -> HResult {
     let tid = require_team_lister(ctx)?;
     let me = ctx.me.clone();
@@ -332,6 +351,8 @@ fn channel_matches(c: &Channel, term: &str) -> bool {
 /// POST /api/v4/teams/{team_id}/channels/search — body `{term}` (trimmed); public channels of the
 /// team, archived ones included, `ORDER BY DisplayName LIMIT 100`; answers 200 (not 201). Without
 /// list_team_channels (not a team member) the handler asks GetTeamMember, whose 404 is the answer.
+// Mirrors server/channels/api4/channel.go searchChannelsForTeam → app/channel.go SearchChannels →
+// store/sqlstore/channel_store.go SearchInTeam (searchClause)
 pub(crate) fn search(ctx: &mut Ctx) -> HResult {
     let tid = ctx.require_id("team_id")?;
     let Some(body) = ctx.json_body().filter(|b| b.is_object()) else {
@@ -365,6 +386,8 @@ pub(crate) fn search(ctx: &mut Ctx) -> HResult {
 
 /// GET /api/v4/channels/{channel_id}/members — no ORDER BY at all (rows in any order on every
 /// request), OFFSET paging; `per_page=0` means every member.
+// Mirrors server/channels/api4/channel.go getChannelMembers → app/channel.go GetChannelMembersPage
+// → store/sqlstore/channel_store.go GetMembers
 pub(crate) fn members(ctx: &mut Ctx) -> HResult {
     let id = ctx.require_id("channel_id")?;
     ctx.require_channel_member_or_admin(&id)?;
@@ -385,6 +408,8 @@ pub(crate) fn members(ctx: &mut Ctx) -> HResult {
 }
 
 /// GET /api/v4/channels/{channel_id}/members/{user_id}
+// Mirrors server/channels/api4/channel.go getChannelMember → app/channel.go GetChannelMember →
+// store/sqlstore/channel_store.go GetMember
 pub(crate) fn member(ctx: &mut Ctx) -> HResult {
     let cid = ctx.require_id("channel_id")?;
     let uid = ctx.require_id("user_id")?;
@@ -399,6 +424,8 @@ pub(crate) fn member(ctx: &mut Ctx) -> HResult {
 }
 
 /// GET /api/v4/channels/{channel_id}/stats — `member_count` counts active users only.
+// Mirrors server/channels/api4/channel.go getChannelStats → app/channel.go GetChannelMemberCount,
+// GetChannelGuestCount, GetChannelPinnedPostCount, GetChannelFileCount
 pub(crate) fn stats(ctx: &mut Ctx) -> HResult {
     let id = ctx.require_id("channel_id")?;
     ctx.require_channel_member_or_admin(&id)?;
@@ -436,6 +463,8 @@ pub(crate) fn stats(ctx: &mut Ctx) -> HResult {
 }
 
 /// GET /api/v4/channels/{channel_id}/pinned — the whole list, `order` oldest first (CreateAt ASC).
+// Mirrors server/channels/api4/channel.go getPinnedPosts → app/channel.go GetPinnedPosts →
+// store/sqlstore/channel_store.go GetPinnedPosts
 pub(crate) fn pinned(ctx: &mut Ctx) -> HResult {
     let id = ctx.require_id("channel_id")?;
     ctx.readable_channel(&id)?;
@@ -457,6 +486,10 @@ pub(crate) fn pinned(ctx: &mut Ctx) -> HResult {
 /// one answers 200 too) and the answer is `{status, last_viewed_at_times}` with
 /// `max(LastPostAt, LastViewedAt)` per member channel. The user's status becomes online unless set
 /// by hand (SetActiveChannel).
+// Mirrors server/channels/api4/channel.go viewChannel → app/channel.go ViewChannel
+// (SetActiveChannel, MarkChannelsAsViewed) → store/sqlstore/channel_store.go
+// GetChannelsWithUnreadsAndWithMentions, UpdateLastViewedAt; thread_store.go
+// MarkAllAsReadByChannels
 pub(crate) fn view(ctx: &mut Ctx) -> HResult {
     let uid = ctx.require_id("user_id")?;
     ctx.require_self_or_admin(&uid)?;

@@ -31,6 +31,8 @@ fn readable_file(ctx: &Ctx) -> Result<FileInfo, AppError> {
 }
 
 /// GET /api/v4/files/{file_id}/info
+// Mirrors server/channels/api4/file.go getFileInfo → app/file.go GetFileInfo →
+// store/sqlstore/file_info_store.go Get
 pub(crate) fn info(ctx: &mut Ctx) -> HResult {
     let f = readable_file(ctx)?;
     Ok(Reply::json(&render::file_info(&f)).header("Cache-Control", "max-age=2592000, private"))
@@ -38,6 +40,8 @@ pub(crate) fn info(ctx: &mut Ctx) -> HResult {
 
 /// GET /api/v4/files/{file_id} — the bytes, as `web.WriteFileResponse` sends them (attachment
 /// unless an inline-able type, `X-Content-Type-Options: nosniff`).
+// Mirrors server/channels/api4/file.go getFile → app/file.go GetFileInfo, GetFile →
+// web.WriteFileResponse
 pub(crate) fn content(ctx: &mut Ctx) -> HResult {
     let f = readable_file(ctx)?;
     let inline = f.mime_type.starts_with("image/") || f.mime_type == "application/pdf";
@@ -67,6 +71,8 @@ pub(crate) fn content(ctx: &mut Ctx) -> HResult {
 
 /// GET /api/v4/posts/{post_id}/files/info — the whole list `ORDER BY CreateAt`; `include_deleted`
 /// needs an admin; ETag `Etag(post_id, max UpdateAt)`.
+// Mirrors server/channels/api4/post.go getFileInfosForPost → app/file.go
+// GetFileInfosForPostWithMigration → store/sqlstore/file_info_store.go GetForPost
 pub(crate) fn infos_for_post(ctx: &mut Ctx) -> HResult {
     let pid = ctx.require_id("post_id")?;
     let Some(post) = ctx.w.post_by_id(&pid).cloned() else {

@@ -195,6 +195,10 @@ fn posts_around(
 }
 
 /// GET /api/v4/channels/{channel_id}/posts
+// Mirrors server/channels/api4/post.go getPostsForChannel → app/post.go GetPostsPage,
+// GetPostsBeforePost, GetPostsAfterPost, GetPostsSince, AddCursorIdsForPostList →
+// store/sqlstore/post_store.go GetPosts, GetPostsBefore/After (getPostsAround), GetPostsSince,
+// GetEtag
 pub(crate) fn for_channel(ctx: &mut Ctx) -> HResult {
     let cid = ctx.require_id("channel_id")?;
     let after = ctx.q("after").unwrap_or("").to_string();
@@ -349,6 +353,9 @@ fn posts_since(w: &World, rng: &mut Rng, cid: &str, since: i64, crt: bool) -> Po
 }
 
 /// GET /api/v4/users/{user_id}/channels/{channel_id}/posts/unread
+// Mirrors server/channels/api4/post.go getPostsForChannelAroundLastUnread → app/post.go
+// GetPostsForChannelAroundLastUnread → store/sqlstore/post_store.go GetPostIdAfterTime,
+// GetPostsBefore/After, GetPostThread
 pub(crate) fn around_unread(ctx: &mut Ctx) -> HResult {
     let uid = ctx.require_id("user_id")?;
     let cid = ctx.require_id("channel_id")?;
@@ -460,6 +467,8 @@ pub(crate) fn around_unread(ctx: &mut Ctx) -> HResult {
 }
 
 /// GET /api/v4/posts/{post_id} — `include_deleted` needs an admin; ETag `Etag(id, update_at)`.
+// Mirrors server/channels/api4/post.go getPost → app/post.go GetPostIfAuthorized →
+// store/sqlstore/post_store.go GetSingle
 pub(crate) fn get(ctx: &mut Ctx) -> HResult {
     let id = ctx.require_id("post_id")?;
     let include_deleted = parse_bool(ctx.q("include_deleted"));
@@ -479,6 +488,8 @@ pub(crate) fn get(ctx: &mut Ctx) -> HResult {
 }
 
 /// POST /api/v4/posts/ids — at most 1000 ids; posts of unreadable channels left out.
+// Mirrors server/channels/api4/post.go getPostsByIds → app/post.go GetPostsByIds →
+// store/sqlstore/post_store.go GetPostsByIds
 pub(crate) fn by_ids(ctx: &mut Ctx) -> HResult {
     let parsed: Option<Vec<String>> =
         serde_json::from_slice::<Value>(ctx.body)
@@ -530,6 +541,8 @@ pub(crate) fn by_ids(ctx: &mut Ctx) -> HResult {
 
 /// GET /api/v4/posts/{post_id}/thread — `perPage`, `fromPost`, `fromCreateAt`, `fromUpdateAt`,
 /// `direction`, `updatesOnly` and the CRT flags (literal "true"), per notes §3.
+// Mirrors server/channels/api4/post.go getPostThread → app/post.go GetPostThread →
+// store/sqlstore/post_store.go Get (getPostWithCollapsedThreads)
 pub(crate) fn thread(ctx: &mut Ctx) -> HResult {
     let id = ctx.require_id("post_id")?;
     let per_page = match ctx.q("perPage") {
@@ -688,6 +701,8 @@ pub(crate) fn thread(ctx: &mut Ctx) -> HResult {
 }
 
 /// GET /api/v4/posts/{post_id}/edit_history — the author only; history rows `ORDER BY EditAt DESC`.
+// Mirrors server/channels/api4/post.go getEditHistoryForPost → app/post.go GetEditHistoryForPost →
+// store/sqlstore/post_store.go GetEditHistoryForPost
 pub(crate) fn edit_history(ctx: &mut Ctx) -> HResult {
     let id = ctx.require_id("post_id")?;
     let Ok(post) = ctx.live_post(&id) else {
@@ -718,6 +733,8 @@ pub(crate) fn edit_history(ctx: &mut Ctx) -> HResult {
 }
 
 /// GET /api/v4/posts/{post_id}/reactions — the whole list, `ORDER BY CreateAt`.
+// Mirrors server/channels/api4/reaction.go getReactions → app/reaction.go GetReactionsForPost →
+// store/sqlstore/reaction_store.go GetForPost
 pub(crate) fn reactions(ctx: &mut Ctx) -> HResult {
     let id = ctx.require_id("post_id")?;
     let Some(p) = ctx.w.post_by_id(&id).cloned() else {
@@ -739,6 +756,8 @@ pub(crate) fn reactions(ctx: &mut Ctx) -> HResult {
 /// GET /api/v4/users/{user_id}/posts/flagged — `page` is passed as the SQL OFFSET (not
 /// multiplied by per_page); the team filter lacks parentheses (`... AND TeamId = ? OR TeamId = ''`)
 /// so DM/GM posts skip the membership test; unreadable posts are dropped after the LIMIT.
+// Mirrors server/channels/api4/post.go getFlaggedPostsForUser → app/post.go GetFlaggedPostsForTeam
+// / GetFlaggedPostsForChannel / GetFlaggedPosts → store/sqlstore/post_store.go getFlaggedPosts
 pub(crate) fn flagged(ctx: &mut Ctx) -> HResult {
     let uid = ctx.require_id("user_id")?;
     ctx.require_self_or_admin(&uid)?;
@@ -788,6 +807,8 @@ pub(crate) fn flagged(ctx: &mut Ctx) -> HResult {
 
 /// GET /api/v4/users/{user_id}/teams/{team_id}/drafts — the session user's drafts (the path's
 /// user id is not read), channels they are a member of in the team and DMs/GMs, `UpdateAt DESC`.
+// Mirrors server/channels/api4/drafts.go getDrafts → app/draft.go GetDraftsForUser →
+// store/sqlstore/draft_store.go GetDraftsForUser
 pub(crate) fn drafts(ctx: &mut Ctx) -> HResult {
     if !ctx.w.settings.allow_synced_drafts {
         return Err(AppError::new(

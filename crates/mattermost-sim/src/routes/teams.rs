@@ -15,6 +15,8 @@ fn readable(ctx: &Ctx, t: &Team) -> bool {
 
 /// GET /api/v4/users/{user_id}/teams — every active membership in a non-deleted team,
 /// `ORDER BY DisplayName` (ties in any order).
+// Mirrors server/channels/api4/team.go getTeamsForUser → app/team.go GetTeamsForUser →
+// store/sqlstore/team_store.go GetTeamsByUserId
 pub(crate) fn for_user(ctx: &mut Ctx) -> HResult {
     let uid = ctx.require_id("user_id")?;
     ctx.require_self_or_admin(&uid)?;
@@ -31,6 +33,8 @@ pub(crate) fn for_user(ctx: &mut Ctx) -> HResult {
 }
 
 /// GET /api/v4/users/{user_id}/teams/members
+// Mirrors server/channels/api4/team.go getTeamMembersForUser → app/team.go GetTeamMembersForUser →
+// store/sqlstore/team_store.go GetTeamsForUser
 pub(crate) fn members_for_user(ctx: &mut Ctx) -> HResult {
     let uid = ctx.require_id("user_id")?;
     ctx.require_self_or_admin(&uid)?;
@@ -50,6 +54,8 @@ pub(crate) fn members_for_user(ctx: &mut Ctx) -> HResult {
 }
 
 /// GET /api/v4/teams/{team_id}
+// Mirrors server/channels/api4/team.go getTeam → app/team.go GetTeam →
+// store/sqlstore/team_store.go Get
 pub(crate) fn get(ctx: &mut Ctx) -> HResult {
     let id = ctx.require_id("team_id")?;
     let t = ctx
@@ -66,6 +72,8 @@ pub(crate) fn get(ctx: &mut Ctx) -> HResult {
 }
 
 /// GET /api/v4/teams/name/{team_name}
+// Mirrors server/channels/api4/team.go getTeamByName → app/team.go GetTeamByName →
+// store/sqlstore/team_store.go GetByName
 pub(crate) fn by_name(ctx: &mut Ctx) -> HResult {
     let name = ctx.var("team_name");
     let t = ctx
@@ -88,6 +96,8 @@ pub(crate) fn by_name(ctx: &mut Ctx) -> HResult {
 
 /// GET /api/v4/teams/{team_id}/members — OFFSET paging, `ORDER BY UserId` (or `Username` with
 /// `sort=Username`); `exclude_deleted_users`.
+// Mirrors server/channels/api4/team.go getTeamMembers → app/team.go GetTeamMembers →
+// store/sqlstore/team_store.go GetMembers
 pub(crate) fn members(ctx: &mut Ctx) -> HResult {
     let id = ctx.require_id("team_id")?;
     if !ctx.w.can_view_team(&ctx.me, &id) {
@@ -126,6 +136,8 @@ pub(crate) fn members(ctx: &mut Ctx) -> HResult {
 
 /// GET /api/v4/teams — `ORDER BY DisplayName` only (ties in any order), OFFSET paging, archived
 /// teams not filtered out; a regular user sees the open teams, an admin all of them.
+// Mirrors server/channels/api4/team.go getAllTeams → app/team.go GetAllTeamsPage /
+// GetAllTeamsPageWithCount → store/sqlstore/team_store.go GetAllPage
 pub(crate) fn list(ctx: &mut Ctx) -> HResult {
     let admin = ctx.is_admin();
     let mut teams: Vec<Team> = ctx

@@ -92,6 +92,9 @@ fn followed(w: &World, uid: &str, tid: &str, deleted: bool, exclude_direct: bool
 /// GET /api/v4/users/{user_id}/teams/{team_id}/threads — `page` is never read; paging is by
 /// `before`/`after` (strict, on LastReplyAt, no tiebreaker; `after` sorts ascending), LIMIT
 /// per_page (0 → 30); `since` is inclusive; DM/GM threads appear under every team.
+// Mirrors server/channels/api4/user.go getThreadsForUser → app/user.go GetThreadsForUser →
+// store/sqlstore/thread_store.go GetThreadsForUser, GetTotalThreads, GetTotalUnreadThreads,
+// GetTotalUnreadMentions
 pub(crate) fn list(ctx: &mut Ctx) -> HResult {
     let uid = ctx.require_id("user_id")?;
     let tid = ctx.require_id("team_id")?;
@@ -184,6 +187,8 @@ pub(crate) fn list(ctx: &mut Ctx) -> HResult {
 }
 
 /// GET /api/v4/users/{user_id}/teams/{team_id}/threads/{thread_id}
+// Mirrors server/channels/api4/user.go getThreadForUser → app/user.go GetThreadForUser →
+// store/sqlstore/thread_store.go GetThreadForUser
 pub(crate) fn get(ctx: &mut Ctx) -> HResult {
     let uid = ctx.require_id("user_id")?;
     let tid = ctx.require_id("team_id")?;

@@ -14,6 +14,8 @@ fn render_user(ctx: &Ctx, u: &User) -> Value {
 }
 
 /// GET /api/v4/users/{user_id} (`me` allowed).
+// Mirrors server/channels/api4/user.go getUser → app/user.go GetUser →
+// store/sqlstore/user_store.go Get
 pub(crate) fn get(ctx: &mut Ctx) -> HResult {
     let id = ctx.require_id("user_id")?;
     let u = ctx.w.user_by_id(&id).ok_or_else(user_not_found)?;
@@ -25,6 +27,8 @@ pub(crate) fn get(ctx: &mut Ctx) -> HResult {
 }
 
 /// GET /api/v4/users/username/{username}
+// Mirrors server/channels/api4/user.go getUserByUsername → app/user.go GetUserByUsername →
+// store/sqlstore/user_store.go GetByUsername
 pub(crate) fn by_username(ctx: &mut Ctx) -> HResult {
     let name = ctx.var("username");
     let u = ctx.w.users.iter().find(|u| u.username == name).ok_or_else(|| {
@@ -34,6 +38,8 @@ pub(crate) fn by_username(ctx: &mut Ctx) -> HResult {
 }
 
 /// GET /api/v4/users/email/{email}
+// Mirrors server/channels/api4/user.go getUserByEmail → app/user.go GetUserByEmail →
+// store/sqlstore/user_store.go GetByEmail
 pub(crate) fn by_email(ctx: &mut Ctx) -> HResult {
     let email = ctx.var("email").to_lowercase();
     if !email.contains('@') {
@@ -59,6 +65,8 @@ fn string_array(body: &[u8]) -> Option<Vec<String>> {
 }
 
 /// POST /api/v4/users/ids — unknown ids are left out; `ORDER BY Username`.
+// Mirrors server/channels/api4/user.go getUsersByIds → app/user.go GetUsersByIds →
+// store/sqlstore/user_store.go GetProfileByIds
 pub(crate) fn by_ids(ctx: &mut Ctx) -> HResult {
     let ids = string_array(ctx.body).unwrap_or_default();
     if ids.is_empty() {
@@ -76,6 +84,8 @@ pub(crate) fn by_ids(ctx: &mut Ctx) -> HResult {
 }
 
 /// POST /api/v4/users/usernames
+// Mirrors server/channels/api4/user.go getUsersByNames → app/user.go GetUsersByUsernames →
+// store/sqlstore/user_store.go GetProfilesByUsernames
 pub(crate) fn by_usernames(ctx: &mut Ctx) -> HResult {
     let names = string_array(ctx.body).unwrap_or_default();
     if names.is_empty() {
@@ -122,6 +132,9 @@ fn in_channel(ctx: &Ctx, channel_id: &str, user_id: &str) -> bool {
 /// `team_id`/`not_in_team_id` view_team; one filter applies, in the order of `app/user.go`
 /// SearchUsers: without_team, in_channel_id (team ignored), not_in_channel_id (within team_id),
 /// not_in_team_id, else team_id (or everyone).
+// Mirrors server/channels/api4/user.go searchUsers → app/user.go SearchUsers →
+// store/sqlstore/user_store.go Search / SearchInChannel / SearchNotInChannel / SearchNotInTeam /
+// SearchWithoutTeam (performSearch, generateSearchQuery)
 pub(crate) fn search(ctx: &mut Ctx) -> HResult {
     let Some(body) = ctx.json_body().filter(|b| b.is_object()) else {
         return Err(AppError::invalid_param("props"));
@@ -198,6 +211,9 @@ pub(crate) fn search(ctx: &mut Ctx) -> HResult {
 
 /// GET /api/v4/users — `Username ASC` (or the sort asked for), OFFSET page·per_page.
 /// `active=true&inactive=true` writes the list and then appends a 400 AppError to the same 200 body.
+// Mirrors server/channels/api4/user.go getUsers → app/user.go GetUsersPage / GetUsersInTeamPage /
+// GetUsersInChannelPage / ... → store/sqlstore/user_store.go GetAllProfiles / GetProfiles /
+// GetProfilesInChannel / ...
 pub(crate) fn list(ctx: &mut Ctx) -> HResult {
     let in_team = ctx.q("in_team").unwrap_or("").to_string();
     let not_in_team = ctx.q("not_in_team").unwrap_or("").to_string();
@@ -296,6 +312,9 @@ pub(crate) fn list(ctx: &mut Ctx) -> HResult {
 
 /// GET /api/v4/users/autocomplete — `limit` missing → 100, above 1000 clamped, not an integer → 0;
 /// `in_channel` without `in_team` → 500.
+// Mirrors server/channels/api4/user.go autocompleteUsers → app/user.go AutocompleteUsersInChannel
+// / AutocompleteUsersInTeam / SearchUsersInTeam → store/sqlstore/user_store.go
+// AutocompleteUsersInChannel / Search (performSearch)
 pub(crate) fn autocomplete(ctx: &mut Ctx) -> HResult {
     let in_team = ctx.q("in_team").unwrap_or("").to_string();
     let in_channel_id = ctx.q("in_channel").unwrap_or("").to_string();
@@ -364,6 +383,8 @@ fn status_json(ctx: &Ctx, id: &str) -> Value {
 
 /// POST /api/v4/users/status/ids — empty array or an id that is not 26 characters → 400;
 /// duplicates removed; unknown ids answered with synthetic `offline` statuses.
+// Mirrors server/channels/api4/status.go getUserStatusesByIds → app/status.go GetUserStatusesByIds
+// → store/sqlstore/status_store.go GetByIds
 pub(crate) fn statuses_by_ids(ctx: &mut Ctx) -> HResult {
     let ids = string_array(ctx.body).unwrap_or_default();
     if ids.is_empty() || ids.iter().any(|i| i.len() != 26) {
@@ -388,6 +409,8 @@ pub(crate) fn statuses_by_ids(ctx: &mut Ctx) -> HResult {
 }
 
 /// GET /api/v4/users/{user_id}/status
+// Mirrors server/channels/api4/status.go getUserStatus → app/status.go GetStatus →
+// store/sqlstore/status_store.go Get
 pub(crate) fn status(ctx: &mut Ctx) -> HResult {
     let id = ctx.require_id("user_id")?;
     Ok(Reply::json(&status_json(ctx, &id)))
