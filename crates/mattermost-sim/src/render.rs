@@ -144,6 +144,19 @@ pub fn channel(c: &Channel) -> Value {
     })
 }
 
+/// A member as `ChannelMember.SanitizeForCurrentUser` leaves it for `viewer`: another user's
+/// `last_viewed_at` and `last_update_at` are -1.
+pub fn channel_member_for(m: &ChannelMember, viewer: &str) -> Value {
+    let mut v = channel_member(m);
+    if m.user_id != viewer
+        && let Some(o) = v.as_object_mut()
+    {
+        o.insert("last_viewed_at".into(), json!(-1));
+        o.insert("last_update_at".into(), json!(-1));
+    }
+    v
+}
+
 pub fn channel_member(m: &ChannelMember) -> Value {
     json!({
         "channel_id": m.channel_id,
@@ -301,24 +314,28 @@ pub fn post(w: &World, p: &Post, opts: PostOpts) -> Value {
             "last_reply_at".into(),
             json!(info.as_ref().map(|i| i.last_reply_at).unwrap_or(0)),
         );
-        let participants: Vec<Value> = info
-            .map(|i| i.participants)
-            .unwrap_or_default()
-            .iter()
-            .map(|id| {
-                if opts.extended {
-                    w.user_by_id(id)
-                        .map(|u| user(u, false))
-                        .unwrap_or_else(|| bare_user(id))
-                } else {
-                    bare_user(id)
-                }
-            })
-            .collect();
-        m.insert("participants".into(), Value::Array(participants));
-        if let Some(v) = opts.viewer {
-            let following = w.thread_membership(v, &p.id).is_some_and(|t| t.following);
-            m.insert("is_following".into(), json!(following));
+        // a root without a Threads row has no participants (null); is_following is omitted
+        // without a membership (`IsFollowing *bool` with omitempty)
+        let participants: Value = match info {
+            Some(i) => Value::Array(
+                i.participants
+                    .iter()
+                    .map(|id| {
+                        if opts.extended {
+                            w.user_by_id(id)
+                                .map(|u| user(u, false))
+                                .unwrap_or_else(|| bare_user(id))
+                        } else {
+                            bare_user(id)
+                        }
+                    })
+                    .collect(),
+            ),
+            None => Value::Null,
+        };
+        m.insert("participants".into(), participants);
+        if let Some(t) = opts.viewer.and_then(|v| w.thread_membership(v, &p.id)) {
+            m.insert("is_following".into(), json!(t.following));
         }
     } else {
         m.insert("last_reply_at".into(), json!(0));

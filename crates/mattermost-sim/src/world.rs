@@ -225,6 +225,9 @@ pub struct World {
     pub(crate) tokens: Vec<(String, String)>,
     pub(crate) expired_tokens: HashSet<String>,
     pub(crate) settings: Settings,
+    /// Threads rows as they were when their root was deleted (`deleteThread` only sets
+    /// ThreadDeleteAt, keeping ReplyCount, LastReplyAt and Participants).
+    thread_snapshots: HashMap<String, ThreadInfo>,
 }
 
 fn capitalize(s: &str) -> String {
@@ -303,6 +306,7 @@ impl World {
             statuses: Vec::new(),
             tokens: Vec::new(),
             expired_tokens: HashSet::new(),
+            thread_snapshots: HashMap::new(),
             settings: Settings {
                 enable_custom_emoji: true,
                 allow_synced_drafts: true,
@@ -1187,10 +1191,21 @@ impl World {
         };
         let mut affected: Vec<String> = vec![p.id.clone()];
         if p.root_id.is_empty() {
+            if let Some(info) = self.thread_info(&p.id) {
+                self.thread_snapshots.insert(
+                    p.id.clone(),
+                    ThreadInfo {
+                        delete_at: at_ms,
+                        ..info
+                    },
+                );
+            }
+            // every row whose RootId is the post: replies (deleted ones too) and their
+            // edit-history rows
             affected.extend(
                 self.posts
                     .iter()
-                    .filter(|q| q.root_id == p.id && q.delete_at == 0)
+                    .filter(|q| q.root_id == p.id)
                     .map(|q| q.id.clone()),
             );
         }
@@ -1378,6 +1393,11 @@ impl World {
     /// Thread data of a root post, or None if it never had a reply (no Threads row).
     pub(crate) fn thread_info(&self, root_id: &str) -> Option<ThreadInfo> {
         let root = self.post_by_id(root_id)?;
+        if root.delete_at != 0
+            && let Some(snapshot) = self.thread_snapshots.get(root_id)
+        {
+            return Some(snapshot.clone());
+        }
         let mut replies: Vec<&Post> = self
             .posts
             .iter()
@@ -1388,10 +1408,8 @@ impl World {
         }
         replies.sort_by_key(|p| p.create_at);
         let live: Vec<&&Post> = replies.iter().filter(|p| p.delete_at == 0).collect();
-        let last_reply_at = live
-            .last()
-            .map(|p| p.create_at)
-            .unwrap_or_else(|| replies.last().map(|p| p.create_at).unwrap_or(0));
+        // updateThreadAfterReplyDeletion: COALESCE(MAX(live CreateAt), 0)
+        let last_reply_at = live.last().map(|p| p.create_at).unwrap_or(0);
         let mut participants: Vec<String> = Vec::new();
         for p in &live {
             participants.retain(|u| *u != p.user_id);

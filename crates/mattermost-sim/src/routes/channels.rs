@@ -31,7 +31,9 @@ pub(crate) fn for_user(ctx: &mut Ctx) -> HResult {
     if last_delete_at < 0 {
         return Err(AppError::invalid_url_param("last_delete_at"));
     }
-    let with_deleted = include_deleted || last_delete_at > 0;
+    // last_delete_at is read only with include_deleted
+    let with_deleted = include_deleted;
+    let last_delete_at = if include_deleted { last_delete_at } else { 0 };
     let mut chans: Vec<Channel> = ctx
         .w
         .channels
@@ -101,7 +103,7 @@ pub(crate) fn for_team_for_user(ctx: &mut Ctx) -> HResult {
         chans.len().to_string(),
     ]);
     if ctx.etag_matches(&etag) {
-        return Ok(Reply::not_modified());
+        return Ok(Reply::not_modified(&etag));
     }
     Ok(array(chans.iter().map(render::channel).collect()).header("ETag", &etag))
 }
@@ -213,7 +215,11 @@ fn channel_by_name(ctx: &Ctx, team_id: &str, name: &str) -> HResult {
         .w
         .channels
         .iter()
-        .find(|c| c.team_id == team_id && c.name == name && (include_deleted || c.delete_at == 0))
+        .find(|c| {
+            (c.team_id == team_id || c.team_id.is_empty())
+                && c.name == name
+                && (include_deleted || c.delete_at == 0)
+        })
         .cloned()
         .ok_or_else(missing)?;
     if !ctx.w.can_read_channel(&ctx.me, &c) {
@@ -233,7 +239,7 @@ fn channel_by_name(ctx: &Ctx, team_id: &str, name: &str) -> HResult {
 // store/sqlstore/channel_store.go GetByName
 pub(crate) fn by_name(ctx: &mut Ctx) -> HResult {
     let tid = ctx.require_id("team_id")?;
-    let name = ctx.var("channel_name");
+    let name = ctx.var("channel_name").to_lowercase();
     channel_by_name(ctx, &tid, &name)
 }
 
@@ -241,7 +247,7 @@ pub(crate) fn by_name(ctx: &mut Ctx) -> HResult {
 // Mirrors server/channels/api4/channel.go getChannelByNameForTeamName → app/channel.go
 // GetChannelByNameForTeamName → store/sqlstore/channel_store.go GetByName
 pub(crate) fn by_team_name_and_name(ctx: &mut Ctx) -> HResult {
-    let tname = ctx.var("team_name");
+    let tname = ctx.var("team_name").to_lowercase();
     let t = ctx
         .w
         .teams
@@ -254,7 +260,7 @@ pub(crate) fn by_team_name_and_name(ctx: &mut Ctx) -> HResult {
                 "Unable to find the existing team.",
             )
         })?;
-    let name = ctx.var("channel_name");
+    let name = ctx.var("channel_name").to_lowercase();
     channel_by_name(ctx, &t.id, &name)
 }
 
@@ -404,7 +410,12 @@ pub(crate) fn members(ctx: &mut Ctx) -> HResult {
     } else {
         page_slice(&members, ctx.paging.page, ctx.paging.per_page)
     };
-    Ok(array(page.iter().map(render::channel_member).collect()))
+    let me = ctx.me.clone();
+    Ok(array(
+        page.iter()
+            .map(|m| render::channel_member_for(m, &me))
+            .collect(),
+    ))
 }
 
 /// GET /api/v4/channels/{channel_id}/members/{user_id}
@@ -420,7 +431,7 @@ pub(crate) fn member(ctx: &mut Ctx) -> HResult {
             "No channel member found for that user ID and channel ID.",
         )
     })?;
-    Ok(Reply::json(&render::channel_member(&m)))
+    Ok(Reply::json(&render::channel_member_for(&m, &ctx.me)))
 }
 
 /// GET /api/v4/channels/{channel_id}/stats — `member_count` counts active users only.

@@ -30,18 +30,23 @@ fn channel_rows<'a>(
 }
 
 /// `getParentsPosts`: the roots of the replies in the window and, unless `skip_fetch_threads`,
-/// every other reply of those threads. They go into `posts` only.
+/// every other reply of those threads (for `getPostsAround`, whose root ids hold every post of the
+/// window, the replies of the window's roots too). They go into `posts` only.
 fn parents(
     w: &World,
     window: &[&Post],
     skip_fetch_threads: bool,
     include_deleted: bool,
+    window_roots: bool,
 ) -> Vec<String> {
     let mut roots: Vec<&str> = window
         .iter()
         .filter(|p| !p.root_id.is_empty())
         .map(|p| p.root_id.as_str())
         .collect();
+    if window_roots && !skip_fetch_threads {
+        roots.extend(window.iter().map(|p| p.id.as_str()));
+    }
     roots.sort();
     roots.dedup();
     if roots.is_empty() {
@@ -115,7 +120,8 @@ fn prev_id_from_list(
     }
 }
 
-/// `GetEtag`: `<version>.<max UpdateAt in the channel>`, the same for every page.
+/// `GetEtag`: `<version>.<max UpdateAt in the channel>`, the same for every page; a channel with
+/// no posts fails the query and gets the current time instead, so its ETag changes on every call.
 fn channel_etag(w: &World, channel_id: &str) -> String {
     let max = w
         .posts
@@ -123,7 +129,7 @@ fn channel_etag(w: &World, channel_id: &str) -> String {
         .filter(|p| p.channel_id == channel_id)
         .map(|p| p.update_at)
         .max()
-        .unwrap_or(0);
+        .unwrap_or_else(crate::http::now_ms);
     render::etag(&[max.to_string()])
 }
 
@@ -144,7 +150,7 @@ fn posts_page(
     let window = page_slice(&rows, page, per_page);
     let mut list = PostListOut::new(window.iter().map(|p| p.id.clone()).collect());
     if !crt {
-        list.extra = parents(w, &window, skip, include_deleted);
+        list.extra = parents(w, &window, skip, include_deleted, false);
     }
     list
 }
@@ -189,7 +195,7 @@ fn posts_around(
     }
     let mut list = PostListOut::new(window.iter().map(|p| p.id.clone()).collect());
     if !crt {
-        list.extra = parents(w, &window, skip, include_deleted);
+        list.extra = parents(w, &window, skip, include_deleted, true);
     }
     list
 }
@@ -242,7 +248,7 @@ pub(crate) fn for_channel(ctx: &mut Ctx) -> HResult {
             .iter()
             .any(|(k, v)| k == "if-none-match" && *v == etag)
         {
-            return Ok(Reply::not_modified());
+            return Ok(Reply::not_modified(&etag));
         }
         if !after.is_empty() {
             opts.extended = false;
@@ -446,7 +452,7 @@ pub(crate) fn around_unread(ctx: &mut Ctx) -> HResult {
             .iter()
             .any(|(k, v)| k == "if-none-match" && *v == etag)
         {
-            return Ok(Reply::not_modified());
+            return Ok(Reply::not_modified(&etag));
         }
         list = posts_page(w, rng, &cid, 0, limit_before, skip, crt, false);
     }
@@ -482,7 +488,7 @@ pub(crate) fn get(ctx: &mut Ctx) -> HResult {
     ctx.readable_channel(&p.channel_id)?;
     let etag = render::etag(&[p.id.clone(), p.update_at.to_string()]);
     if ctx.etag_matches(&etag) {
-        return Ok(Reply::not_modified());
+        return Ok(Reply::not_modified(&etag));
     }
     Ok(Reply::json(&render::post(ctx.w, &p, PostOpts::default())).header("ETag", &etag))
 }
@@ -610,7 +616,8 @@ pub(crate) fn thread(ctx: &mut Ctx) -> HResult {
 
     let mut order = vec![post.id.clone()];
     let mut has_next = false;
-    if !skip || crt_root {
+    let fetched = !skip || crt_root;
+    if fetched {
         let mut rows: Vec<&Post> = w
             .posts
             .iter()
@@ -674,7 +681,8 @@ pub(crate) fn thread(ctx: &mut Ctx) -> HResult {
         );
     }
     let mut list = PostListOut::new(order);
-    list.has_next = Some(has_next);
+    // SqlPostStore.Get sets HasNext only when it fetched the thread
+    list.has_next = fetched.then_some(has_next);
     if let Some(c) = w.channel_by_id(&post.channel_id)
         && !w.can_read_channel(&ctx.me, c)
     {
@@ -686,7 +694,7 @@ pub(crate) fn thread(ctx: &mut Ctx) -> HResult {
         .iter()
         .any(|(k, v)| k == "if-none-match" && *v == etag)
     {
-        return Ok(Reply::not_modified());
+        return Ok(Reply::not_modified(&etag));
     }
     let me = ctx.me.clone();
     Ok(Reply::json(&list.render(

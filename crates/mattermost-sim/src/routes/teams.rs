@@ -8,13 +8,14 @@ use crate::params::parse_bool;
 use crate::render;
 use crate::world::{Team, TeamMember};
 
-/// Open teams are readable by anyone; invite-only ones need membership (`PermissionViewTeam`).
+/// Open teams (AllowOpenInvite and type O, archived or not) are readable by anyone; invite-only
+/// ones need membership (`PermissionViewTeam`).
 fn readable(ctx: &Ctx, t: &Team) -> bool {
-    (t.open && t.delete_at == 0) || ctx.w.can_view_team(&ctx.me, &t.id)
+    t.open || ctx.w.can_view_team(&ctx.me, &t.id)
 }
 
-/// GET /api/v4/users/{user_id}/teams — every active membership in a non-deleted team,
-/// `ORDER BY DisplayName` (ties in any order).
+/// GET /api/v4/users/{user_id}/teams — every active membership in a non-deleted team, in no
+/// particular order (the store has no ORDER BY).
 // Mirrors server/channels/api4/team.go getTeamsForUser → app/team.go GetTeamsForUser →
 // store/sqlstore/team_store.go GetTeamsByUserId
 pub(crate) fn for_user(ctx: &mut Ctx) -> HResult {
@@ -27,8 +28,8 @@ pub(crate) fn for_user(ctx: &mut Ctx) -> HResult {
         .filter(|t| t.delete_at == 0 && ctx.w.is_team_member(&t.id, &uid))
         .cloned()
         .collect();
-    ctx.rng
-        .sort_ties_shuffled(&mut teams, |t| t.display_name.clone());
+    // no ORDER BY in GetTeamsByUserId: rows in any order
+    ctx.rng.shuffle(&mut teams);
     Ok(array(teams.iter().map(render::team).collect()))
 }
 
@@ -126,7 +127,8 @@ pub(crate) fn members(ctx: &mut Ctx) -> HResult {
                 .unwrap_or_default()
         }),
         Some("") | None => members.sort_by(|a, b| a.user_id.cmp(&b.user_id)),
-        Some(_) => return Err(AppError::invalid_url_param("sort")),
+        // any other value: no ORDER BY and no error
+        Some(_) => ctx.rng.shuffle(&mut members),
     }
     let page = page_slice(&members, ctx.paging.page, ctx.paging.per_page);
     Ok(array(

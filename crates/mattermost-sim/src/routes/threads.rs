@@ -40,18 +40,18 @@ fn thread_json(w: &World, row: &Row, extended: bool, viewer: &str) -> Value {
                 && p.create_at > row.m.last_viewed
         })
         .count();
+    // GetThreadsForUser selects the post's columns only: no metadata, no reply count or
+    // participants (not columns), and no PreparePostForClient
     let post = w
         .post_by_id(&row.m.post_id)
         .map(|p| {
-            render::post(
-                w,
-                p,
-                PostOpts {
-                    crt: true,
-                    extended,
-                    viewer: Some(viewer),
-                },
-            )
+            let mut v = render::post(w, p, PostOpts::default());
+            if let Some(o) = v.as_object_mut() {
+                o.remove("metadata");
+                o.insert("reply_count".into(), json!(0));
+                o.insert("participants".into(), Value::Null);
+            }
+            v
         })
         .unwrap_or(Value::Null);
     json!({

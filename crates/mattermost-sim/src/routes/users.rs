@@ -21,7 +21,7 @@ pub(crate) fn get(ctx: &mut Ctx) -> HResult {
     let u = ctx.w.user_by_id(&id).ok_or_else(user_not_found)?;
     let etag = render::etag(&[u.update_at.to_string(), (u.id == ctx.me).to_string()]);
     if ctx.etag_matches(&etag) {
-        return Ok(Reply::not_modified());
+        return Ok(Reply::not_modified(&etag));
     }
     Ok(Reply::json(&render_user(ctx, u)).header("ETag", &etag))
 }
@@ -42,8 +42,12 @@ pub(crate) fn by_username(ctx: &mut Ctx) -> HResult {
 // store/sqlstore/user_store.go GetByEmail
 pub(crate) fn by_email(ctx: &mut Ctx) -> HResult {
     let email = ctx.var("email").to_lowercase();
-    if !email.contains('@') {
-        return Err(AppError::invalid_param("email"));
+    // web/context.go SanitizeEmail → SetInvalidURLParam when model.IsValidEmail fails
+    let valid = email.split_once('@').is_some_and(|(local, domain)| {
+        !local.is_empty() && !domain.is_empty() && !email.contains(char::is_whitespace)
+    }) && !email.contains(['<', '>']);
+    if !valid {
+        return Err(AppError::invalid_url_param("email"));
     }
     let u = ctx
         .w

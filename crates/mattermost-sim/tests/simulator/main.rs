@@ -12,6 +12,7 @@ mod demo;
 mod demo_truth;
 mod faults;
 mod followed_threads;
+mod low_rows;
 mod paging;
 mod permissions;
 mod posting;
