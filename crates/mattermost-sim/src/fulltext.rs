@@ -285,7 +285,11 @@ fn lex_query(s: &str) -> Vec<Tok> {
 struct Parser {
     toks: Vec<Tok>,
     pos: usize,
+    depth: usize,
 }
+
+/// Deeper nesting than this is refused as a syntax error (no input can exhaust the stack).
+const MAX_DEPTH: usize = 64;
 
 /// The result of parsing a sub-expression: None when every word in it was a stop word.
 type Part = Result<Option<TsQuery>, ()>;
@@ -368,14 +372,30 @@ impl Parser {
     }
 
     fn unary(&mut self) -> Part {
+        // a run of `!` negates once per `!`: only its parity matters
+        let mut nots = 0usize;
+        while self.peek() == Some(&Tok::Not) {
+            self.pos += 1;
+            nots += 1;
+        }
+        let inner = self.primary()?;
+        Ok(if nots % 2 == 1 {
+            inner.map(|q| TsQuery::Not(Box::new(q)))
+        } else {
+            inner
+        })
+    }
+
+    fn primary(&mut self) -> Part {
         match self.toks.get(self.pos) {
-            Some(Tok::Not) => {
-                self.pos += 1;
-                Ok(self.unary()?.map(|q| TsQuery::Not(Box::new(q))))
-            }
             Some(Tok::Open) => {
                 self.pos += 1;
+                self.depth += 1;
+                if self.depth > MAX_DEPTH {
+                    return Err(());
+                }
                 let inner = self.or()?;
+                self.depth -= 1;
                 if self.peek() != Some(&Tok::Close) {
                     return Err(());
                 }
@@ -426,6 +446,7 @@ pub(crate) fn to_tsquery(s: &str) -> Result<Option<TsQuery>, ()> {
     let mut p = Parser {
         toks: lex_query(s),
         pos: 0,
+        depth: 0,
     };
     if p.toks.is_empty() {
         return Ok(None);
@@ -788,6 +809,9 @@ mod tests {
         assert!(m("the on call rota", "on<->call"), "stop word in a phrase");
         assert!(!m("the", "the"), "stop words match nothing");
         assert!(to_tsquery(" &!(x)").is_err());
+        assert!(m("a b", &format!("a&{}b", "!".repeat(100_000))));
+        assert!(!m("a b", &format!("a&{}b", "!".repeat(100_001))));
+        assert!(to_tsquery(&format!("{}a{}", "(".repeat(10_000), ")".repeat(10_000))).is_err());
         assert!(m("mail alice@example.com now", "alice@example.com"));
         assert!(!m("mail alice@example.com now", "alice"));
         assert!(m("see report.txt", "report.txt"));

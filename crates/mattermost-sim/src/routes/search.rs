@@ -206,7 +206,7 @@ fn days_from_civil(s: &str) -> Option<i64> {
     let y: i64 = it.next()?.parse().ok()?;
     let m: i64 = it.next()?.parse().ok()?;
     let d: i64 = it.next()?.parse().ok()?;
-    if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
+    if !(1..=12).contains(&m) || !(1..=31).contains(&d) || !(0..=9999).contains(&y) {
         return None;
     }
     let y = if m <= 2 { y - 1 } else { y };
@@ -231,15 +231,18 @@ struct DateFilter {
 
 impl DateFilter {
     fn start_of_day(&self, days: i64) -> i64 {
-        days * DAY_MS - self.tz_secs * 1000
+        days.saturating_mul(DAY_MS)
+            .saturating_sub(self.tz_secs.saturating_mul(1000))
     }
 
     fn end_of_day(&self, days: i64) -> i64 {
-        self.start_of_day(days) + DAY_MS - 1
+        self.start_of_day(days).saturating_add(DAY_MS - 1)
     }
 
     fn today(&self) -> i64 {
-        (self.now + self.tz_secs * 1000).div_euclid(DAY_MS)
+        self.now
+            .saturating_add(self.tz_secs.saturating_mul(1000))
+            .div_euclid(DAY_MS)
     }
 
     fn allows(&self, p: &Params, t: i64) -> bool {
