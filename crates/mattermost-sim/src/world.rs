@@ -831,8 +831,18 @@ impl World {
             return;
         };
         let lv = lv.max(t);
-        let (all, roots) = self.counted_upto(channel_id, lv);
-        let (mentions, _) = self.mentions_after(channel_id, user_id, lv);
+        let latest = self
+            .channel_by_id(channel_id)
+            .filter(|c| lv >= c.last_post_at)
+            .map(|c| (c.total_msg_count, c.total_msg_count_root));
+        // seeded in time order, the view covers every post: no scan needed
+        let ((all, roots), mentions) = match latest {
+            Some(totals) => (totals, 0),
+            None => (
+                self.counted_upto(channel_id, lv),
+                self.mentions_after(channel_id, user_id, lv).0,
+            ),
+        };
         if let Some(m) = self.member_mut(channel_id, user_id) {
             m.last_viewed_at = lv;
             m.last_update_at = lv;
