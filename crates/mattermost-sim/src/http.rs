@@ -146,11 +146,12 @@ impl Reply {
         }
     }
 
-    pub fn not_modified() -> Reply {
+    /// `HandleEtag`: 304 with no body and the ETag header (`web/context.go`).
+    pub fn not_modified(etag: &str) -> Reply {
         Reply {
             status: 304,
             content_type: "application/json".into(),
-            headers: Vec::new(),
+            headers: vec![("ETag".into(), etag.into())],
             body: Vec::new(),
         }
     }
@@ -454,6 +455,17 @@ async fn handle(
             "X-Version-Id",
             format!("{CURRENT_VERSION}.{BUILD_NUMBER}.{CONFIG_HASH}.false"),
         );
+        // web/handlers.go ServeHTTP sets these on every API response
+        builder = builder
+            .header("Permissions-Policy", "")
+            .header("Referrer-Policy", "no-referrer");
+        if !reply
+            .headers
+            .iter()
+            .any(|(k, _)| k.eq_ignore_ascii_case("x-content-type-options"))
+        {
+            builder = builder.header("X-Content-Type-Options", "nosniff");
+        }
         if method == "GET" {
             builder = builder.header("Expires", "0");
         }

@@ -1,6 +1,12 @@
 //! A Mattermost REST API v4 simulator for tests and the demo: the real routes, shapes, headers,
 //! errors and paging quirks of the server (see `shared/docs/mattermost-list-semantics.md`), served
-//! over HTTP on 127.0.0.1, with a change handle, a request log and fault injection.
+//! over HTTP on 127.0.0.1, with a change handle, a request log and fault injection; and
+//! [`samples`], writers of sample files (PDF, PNG, Office documents, zip, tar).
+//!
+//! It follows the real server's Go source at `legendaSVD/mattermost@b24f322ebce36b9d20e777f99a0d8d747ae40202`
+//! (the 11.6 development line, the tree `spec/pinned.yaml` comes from): each route handler names the
+//! `server/channels/api4` handler, `app` function and `store/sqlstore` query it mirrors, and
+//! `SPEC-DIFFERENCES.md` lists where that server differs from the OpenAPI spec.
 //!
 //! ```no_run
 //! # async fn example() -> std::io::Result<()> {
@@ -18,14 +24,17 @@
 
 mod demo;
 mod faults;
+mod fulltext;
 mod http;
 mod ids;
 mod log;
+mod mentions;
 mod params;
 mod render;
 mod rng;
 mod router;
 mod routes;
+pub mod samples;
 mod sim;
 mod world;
 

@@ -144,6 +144,19 @@ pub fn channel(c: &Channel) -> Value {
     })
 }
 
+/// A member as `ChannelMember.SanitizeForCurrentUser` leaves it for `viewer`: another user's
+/// `last_viewed_at` and `last_update_at` are -1.
+pub fn channel_member_for(m: &ChannelMember, viewer: &str) -> Value {
+    let mut v = channel_member(m);
+    if m.user_id != viewer
+        && let Some(o) = v.as_object_mut()
+    {
+        o.insert("last_viewed_at".into(), json!(-1));
+        o.insert("last_update_at".into(), json!(-1));
+    }
+    v
+}
+
 pub fn channel_member(m: &ChannelMember) -> Value {
     json!({
         "channel_id": m.channel_id,
@@ -167,7 +180,29 @@ pub fn channel_member(m: &ChannelMember) -> Value {
     })
 }
 
+/// A PNG's width and height from its IHDR chunk.
+fn png_size(bytes: &[u8]) -> Option<(u32, u32)> {
+    if bytes.len() < 24 || &bytes[..8] != b"\x89PNG\r\n\x1a\n" || &bytes[12..16] != b"IHDR" {
+        return None;
+    }
+    let w = u32::from_be_bytes([bytes[16], bytes[17], bytes[18], bytes[19]]);
+    let h = u32::from_be_bytes([bytes[20], bytes[21], bytes[22], bytes[23]]);
+    Some((w, h))
+}
+
+/// A `model.FileInfo`; an image carries `width`, `height` and `has_preview_image` (omitted when
+/// zero, as their `omitempty` tags do).
 pub fn file_info(f: &FileInfo) -> Value {
+    let mut v = file_info_base(f);
+    if let (Some((w, h)), Some(o)) = (png_size(&f.content), v.as_object_mut()) {
+        o.insert("width".into(), json!(w));
+        o.insert("height".into(), json!(h));
+        o.insert("has_preview_image".into(), json!(true));
+    }
+    v
+}
+
+fn file_info_base(f: &FileInfo) -> Value {
     json!({
         "id": f.id,
         "user_id": f.creator_id,
@@ -279,24 +314,28 @@ pub fn post(w: &World, p: &Post, opts: PostOpts) -> Value {
             "last_reply_at".into(),
             json!(info.as_ref().map(|i| i.last_reply_at).unwrap_or(0)),
         );
-        let participants: Vec<Value> = info
-            .map(|i| i.participants)
-            .unwrap_or_default()
-            .iter()
-            .map(|id| {
-                if opts.extended {
-                    w.user_by_id(id)
-                        .map(|u| user(u, false))
-                        .unwrap_or_else(|| bare_user(id))
-                } else {
-                    bare_user(id)
-                }
-            })
-            .collect();
-        m.insert("participants".into(), Value::Array(participants));
-        if let Some(v) = opts.viewer {
-            let following = w.thread_membership(v, &p.id).is_some_and(|t| t.following);
-            m.insert("is_following".into(), json!(following));
+        // a root without a Threads row has no participants (null); is_following is omitted
+        // without a membership (`IsFollowing *bool` with omitempty)
+        let participants: Value = match info {
+            Some(i) => Value::Array(
+                i.participants
+                    .iter()
+                    .map(|id| {
+                        if opts.extended {
+                            w.user_by_id(id)
+                                .map(|u| user(u, false))
+                                .unwrap_or_else(|| bare_user(id))
+                        } else {
+                            bare_user(id)
+                        }
+                    })
+                    .collect(),
+            ),
+            None => Value::Null,
+        };
+        m.insert("participants".into(), participants);
+        if let Some(t) = opts.viewer.and_then(|v| w.thread_membership(v, &p.id)) {
+            m.insert("is_following".into(), json!(t.following));
         }
     } else {
         m.insert("last_reply_at".into(), json!(0));

@@ -113,6 +113,8 @@ pub(crate) struct Post {
     pub hashtags: String,
     pub file_ids: Vec<String>,
     pub has_reactions: bool,
+    /// The members SendNotifications counted a mention for when the post was created.
+    pub mentions: Vec<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -180,6 +182,12 @@ pub(crate) struct Status {
 pub(crate) struct Settings {
     pub enable_custom_emoji: bool,
     pub allow_synced_drafts: bool,
+    /// `ServiceSettings.CollapsedThreads`: "always_on" (the server's default), "default_on",
+    /// "default_off" or "disabled". Users have no display preferences here, so the default_*
+    /// values decide alone (`app/channel.go` IsCRTEnabledForUser).
+    pub collapsed_threads: String,
+    /// `ServiceSettings.ThreadAutoFollow` (default true).
+    pub thread_auto_follow: bool,
 }
 
 /// Thread data derived from the posts (the real server keeps it in the Threads table).
@@ -217,6 +225,9 @@ pub struct World {
     pub(crate) tokens: Vec<(String, String)>,
     pub(crate) expired_tokens: HashSet<String>,
     pub(crate) settings: Settings,
+    /// Threads rows as they were when their root was deleted (`deleteThread` only sets
+    /// ThreadDeleteAt, keeping ReplyCount, LastReplyAt and Participants).
+    thread_snapshots: HashMap<String, ThreadInfo>,
 }
 
 fn capitalize(s: &str) -> String {
@@ -262,6 +273,11 @@ pub(crate) fn mime_for(extension: &str) -> &'static str {
         "jpg" | "jpeg" => "image/jpeg",
         "gif" => "image/gif",
         "pdf" => "application/pdf",
+        "docx" => "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        "xlsx" => "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        "pptx" => "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+        "zip" => "application/zip",
+        "tar" => "application/x-tar",
         "yaml" | "yml" => "application/x-yaml",
         _ => "application/octet-stream",
     }
@@ -290,9 +306,12 @@ impl World {
             statuses: Vec::new(),
             tokens: Vec::new(),
             expired_tokens: HashSet::new(),
+            thread_snapshots: HashMap::new(),
             settings: Settings {
                 enable_custom_emoji: true,
                 allow_synced_drafts: true,
+                collapsed_threads: "always_on".to_string(),
+                thread_auto_follow: true,
             },
         }
     }
@@ -648,25 +667,21 @@ impl World {
             .any(|m| m.team_id == team_id && m.user_id == user_id && m.delete_at == 0)
     }
 
-    /// Mark a channel viewed by a user at `at_ms` (sets LastViewedAt, clears mentions).
+    /// Mark a channel viewed by a user at `at_ms`: LastViewedAt is set to it, MsgCount covers the
+    /// posts created up to then and the mentions left are those of later posts (so a world seeded
+    /// out of time order still agrees with its posts).
     pub fn view(&mut self, user_id: &str, channel_id: &str, at_ms: i64) {
-        let (total, total_root) = self
-            .channel_by_id(channel_id)
-            .map(|c| (c.total_msg_count, c.total_msg_count_root))
-            .unwrap_or((0, 0));
         if self.member(channel_id, user_id).is_none() {
             return;
         }
-        if let Some(m) = self
-            .channel_members
-            .iter_mut()
-            .find(|m| m.channel_id == channel_id && m.user_id == user_id)
-        {
+        let (all, roots) = self.counted_upto(channel_id, at_ms);
+        let (mentions, _) = self.mentions_after(channel_id, user_id, at_ms);
+        if let Some(m) = self.member_mut(channel_id, user_id) {
             m.last_viewed_at = at_ms;
             m.last_update_at = at_ms;
-            m.msg_count = total;
-            m.msg_count_root = total_root;
-            m.mention_count = 0;
+            m.msg_count = all;
+            m.msg_count_root = roots;
+            m.mention_count = mentions;
         }
     }
 
@@ -713,6 +728,140 @@ impl World {
             .collect()
     }
 
+    /// `model.Post.IsJoinLeaveMessage`: these types do not count in TotalMsgCount.
+    fn is_join_leave(kind: &str) -> bool {
+        matches!(
+            kind,
+            "system_join_leave"
+                | "system_join_channel"
+                | "system_leave_channel"
+                | "system_add_to_channel"
+                | "system_remove_from_channel"
+                | "system_join_team"
+                | "system_leave_team"
+                | "system_add_to_team"
+                | "system_remove_from_team"
+        )
+    }
+
+    /// Whether a post counts in the channel's TotalMsgCount (edit-history rows and join/leave
+    /// messages do not).
+    fn counts_as_message(p: &Post) -> bool {
+        p.original_id.is_empty() && !Self::is_join_leave(&p.kind)
+    }
+
+    /// `IsCRTEnabledForUser` with no per-user display preference: `always_on` and `default_on` on.
+    pub(crate) fn is_crt_enabled(&self) -> bool {
+        matches!(
+            self.settings.collapsed_threads.as_str(),
+            "always_on" | "default_on"
+        )
+    }
+
+    /// Who SendNotifications mentions with a new post (the poster never counts, unlike a webhook).
+    fn mentioned_by(&self, channel_id: &str, poster: &str, message: &str) -> Vec<String> {
+        let Some(c) = self.channel_by_id(channel_id) else {
+            return Vec::new();
+        };
+        let active_members: Vec<&User> = self
+            .channel_members
+            .iter()
+            .filter(|m| m.channel_id == channel_id)
+            .filter_map(|m| self.user_by_id(&m.user_id))
+            .filter(|u| u.delete_at == 0)
+            .collect();
+        let mut ids: Vec<String> = match c.kind {
+            "D" | "G" => active_members.iter().map(|u| u.id.clone()).collect(),
+            _ => {
+                let online = |id: &str| {
+                    self.statuses
+                        .iter()
+                        .any(|s| s.user_id == id && s.status == "online")
+                };
+                let kw = crate::mentions::Keywords::for_members(
+                    active_members
+                        .iter()
+                        .map(|u| (u.id.as_str(), u.username.as_str(), online(&u.id))),
+                );
+                kw.mentioned(message)
+            }
+        };
+        ids.retain(|id| id != poster);
+        ids
+    }
+
+    /// The channel's counted posts created at or before `t`: (all, roots).
+    fn counted_upto(&self, channel_id: &str, t: i64) -> (i64, i64) {
+        let mut all = 0;
+        let mut roots = 0;
+        for p in self.posts.iter().filter(|p| p.channel_id == channel_id) {
+            if p.create_at <= t && Self::counts_as_message(p) {
+                all += 1;
+                if p.root_id.is_empty() {
+                    roots += 1;
+                }
+            }
+        }
+        (all, roots)
+    }
+
+    /// Mentions of a user in the channel's posts created after `t`: (all, roots).
+    fn mentions_after(&self, channel_id: &str, user_id: &str, t: i64) -> (i64, i64) {
+        let mut all = 0;
+        let mut roots = 0;
+        for p in self.posts.iter().filter(|p| p.channel_id == channel_id) {
+            if p.create_at > t
+                && p.original_id.is_empty()
+                && p.mentions.iter().any(|m| m == user_id)
+            {
+                all += 1;
+                if p.root_id.is_empty() {
+                    roots += 1;
+                }
+            }
+        }
+        (all, roots)
+    }
+
+    /// `UpdateLastViewedAt` as of time `t` for one member: LastViewedAt = greatest(LastViewedAt,
+    /// t), MsgCount covers every post up to then, the mentions left are those of later posts (none
+    /// when the world is seeded in time order, as the real server's clock is).
+    fn mark_viewed_as_of(&mut self, user_id: &str, channel_id: &str, t: i64) {
+        let Some(lv) = self.member(channel_id, user_id).map(|m| m.last_viewed_at) else {
+            return;
+        };
+        let lv = lv.max(t);
+        let latest = self
+            .channel_by_id(channel_id)
+            .filter(|c| lv >= c.last_post_at)
+            .map(|c| (c.total_msg_count, c.total_msg_count_root));
+        // seeded in time order, the view covers every post: no scan needed
+        let ((all, roots), mentions) = match latest {
+            Some(totals) => (totals, 0),
+            None => (
+                self.counted_upto(channel_id, lv),
+                self.mentions_after(channel_id, user_id, lv).0,
+            ),
+        };
+        if let Some(m) = self.member_mut(channel_id, user_id) {
+            m.last_viewed_at = lv;
+            m.last_update_at = lv;
+            m.msg_count = m.msg_count.max(all);
+            m.msg_count_root = m.msg_count_root.max(roots);
+            m.mention_count = mentions;
+        }
+    }
+
+    fn member_mut(&mut self, channel_id: &str, user_id: &str) -> Option<&mut ChannelMember> {
+        self.channel_members
+            .iter_mut()
+            .find(|m| m.channel_id == channel_id && m.user_id == user_id)
+    }
+
+    /// Insert a post the way `SqlPostStore.Save` and SendNotifications leave the store: the
+    /// channel's LastPostAt and (for counted types) TotalMsgCount move, a bot's post carries
+    /// `from_bot`, and the members it mentions get MentionCount + 1. Seeding out of time order is
+    /// allowed: a member who already viewed the channel past this post counts it as read.
     fn new_post(
         &mut self,
         channel_id: &str,
@@ -720,8 +869,19 @@ impl World {
         root_id: &str,
         at: i64,
         message: &str,
+        kind: &str,
     ) -> String {
         let id = self.new_id();
+        let mut props = Map::new();
+        if self.user_by_id(user_id).is_some_and(|u| u.is_bot) {
+            props.insert("from_bot".to_string(), Value::String("true".to_string()));
+        }
+        let mentions = if kind.starts_with("system_") {
+            Vec::new()
+        } else {
+            self.mentioned_by(channel_id, user_id, message)
+        };
+        let counted = !Self::is_join_leave(kind);
         self.insert_post(Post {
             id: id.clone(),
             create_at: at,
@@ -734,24 +894,170 @@ impl World {
             root_id: root_id.to_string(),
             original_id: String::new(),
             message: message.to_string(),
-            kind: String::new(),
-            props: Map::new(),
+            kind: kind.to_string(),
+            props,
             hashtags: parse_hashtags(message),
             file_ids: Vec::new(),
             has_reactions: false,
+            mentions: mentions.clone(),
         });
         if let Some(c) = self.channel_mut(channel_id) {
             c.last_post_at = c.last_post_at.max(at);
-            c.total_msg_count += 1;
+            if counted {
+                c.total_msg_count += 1;
+            }
             if root_id.is_empty() {
                 c.last_root_post_at = c.last_root_post_at.max(at);
-                c.total_msg_count_root += 1;
+                if counted {
+                    c.total_msg_count_root += 1;
+                }
+            }
+        }
+        let is_root = root_id.is_empty();
+        for m in self
+            .channel_members
+            .iter_mut()
+            .filter(|m| m.channel_id == channel_id)
+        {
+            let already_read = at <= m.last_viewed_at;
+            if already_read {
+                if counted {
+                    m.msg_count += 1;
+                    if is_root {
+                        m.msg_count_root += 1;
+                    }
+                }
+            } else if mentions.contains(&m.user_id) {
+                m.mention_count += 1;
+                m.last_update_at = m.last_update_at.max(at);
             }
         }
         id
     }
 
-    /// A root post in a channel at `create_at_ms`.
+    /// `CreatePostAsUser` after the post is saved: MarkChannelsAsViewed for the poster, except for
+    /// a bot's post (`from_bot`) and a reply when collapsed threads are on for them.
+    fn poster_views_channel(&mut self, channel_id: &str, user_id: &str, is_reply: bool, at: i64) {
+        let from_bot = self.user_by_id(user_id).is_some_and(|u| u.is_bot);
+        let crt = self.is_crt_enabled();
+        if from_bot || (is_reply && crt) {
+            return;
+        }
+        let unread = match (
+            self.member(channel_id, user_id),
+            self.channel_by_id(channel_id),
+        ) {
+            (Some(m), Some(c)) => c.total_msg_count - m.msg_count > 0 || m.mention_count > 0,
+            _ => false,
+        };
+        if !unread {
+            return;
+        }
+        // collapsed_threads_supported is true here, so threads are marked read only without CRT
+        if self.settings.thread_auto_follow && !crt {
+            self.mark_threads_read_by_channels(user_id, &[channel_id.to_string()], at);
+        }
+        self.mark_viewed_as_of(user_id, channel_id, at);
+    }
+
+    /// `SqlThreadStore.MarkAllAsReadByChannels`: the user's thread memberships in those channels
+    /// whose thread has a reply after LastViewed become read at `now`.
+    pub(crate) fn mark_threads_read_by_channels(
+        &mut self,
+        user_id: &str,
+        channel_ids: &[String],
+        now: i64,
+    ) {
+        let roots: HashMap<String, i64> = self
+            .posts
+            .iter()
+            .filter(|p| channel_ids.contains(&p.channel_id) && p.root_id.is_empty())
+            .filter_map(|p| {
+                self.thread_info(&p.id)
+                    .map(|i| (p.id.clone(), i.last_reply_at))
+            })
+            .collect();
+        for m in self
+            .thread_memberships
+            .iter_mut()
+            .filter(|m| m.user_id == user_id)
+        {
+            if let Some(&last_reply_at) = roots.get(&m.post_id)
+                && last_reply_at > m.last_viewed
+            {
+                m.last_viewed = now;
+                m.unread_mentions = 0;
+                m.last_updated = now;
+            }
+        }
+    }
+
+    /// `app/channel.go` MarkChannelsAsViewed for the view route: the read time of each channel the
+    /// user is a member of (`max(LastPostAt, LastViewedAt)`); when none has unread posts or
+    /// mentions nothing changes, otherwise their threads (when `update_threads`) and the members
+    /// are marked read (`UpdateLastViewedAt` uses `greatest`, so nothing moves back).
+    pub(crate) fn mark_channels_as_viewed(
+        &mut self,
+        user_id: &str,
+        channel_ids: &[String],
+        update_threads: bool,
+        now: i64,
+    ) -> Vec<(String, i64)> {
+        let mut times = Vec::new();
+        let mut to_view = Vec::new();
+        for cid in channel_ids {
+            let (Some(c), Some(m)) = (self.channel_by_id(cid), self.member(cid, user_id)) else {
+                continue;
+            };
+            if c.total_msg_count - m.msg_count > 0 || m.mention_count > 0 {
+                to_view.push(cid.clone());
+            }
+            if !times.iter().any(|(id, _): &(String, i64)| id == cid) {
+                times.push((cid.clone(), c.last_post_at.max(m.last_viewed_at)));
+            }
+        }
+        if to_view.is_empty() {
+            return times;
+        }
+        if update_threads {
+            self.mark_threads_read_by_channels(user_id, &to_view, now);
+        }
+        for cid in &to_view {
+            let Some(c) = self.channel_by_id(cid).cloned() else {
+                continue;
+            };
+            if let Some(m) = self.member_mut(cid, user_id) {
+                m.mention_count = 0;
+                m.msg_count = m.msg_count.max(c.total_msg_count);
+                m.msg_count_root = m.msg_count_root.max(c.total_msg_count_root);
+                m.last_viewed_at = m.last_viewed_at.max(c.last_post_at);
+                m.last_update_at = m.last_viewed_at;
+            }
+        }
+        times
+    }
+
+    /// `SetActiveChannel`: a status that was not set by hand becomes online (a missing one is
+    /// created online).
+    pub(crate) fn set_active_channel(&mut self, user_id: &str, channel_id: &str, now: i64) {
+        if let Some(s) = self.statuses.iter_mut().find(|s| s.user_id == user_id) {
+            if !s.manual && !channel_id.is_empty() {
+                s.status = "online".to_string();
+            }
+            s.last_activity_at = now;
+        } else {
+            self.statuses.push(Status {
+                user_id: user_id.to_string(),
+                status: "online".to_string(),
+                manual: false,
+                last_activity_at: now,
+            });
+        }
+    }
+
+    /// A root post in a channel at `create_at_ms`, with the side effects of `CreatePostAsUser`:
+    /// the members it mentions get a mention, and the poster's channel is marked viewed (not for a
+    /// bot).
     pub fn post(
         &mut self,
         channel_id: &str,
@@ -759,10 +1065,13 @@ impl World {
         create_at_ms: i64,
         message: &str,
     ) -> String {
-        self.new_post(channel_id, user_id, "", create_at_ms, message)
+        let id = self.new_post(channel_id, user_id, "", create_at_ms, message, "");
+        self.poster_views_channel(channel_id, user_id, false, create_at_ms);
+        id
     }
 
-    /// A system message (type `system_join_channel` and the like): excluded from search.
+    /// A system message (type `system_join_channel` and the like): excluded from search; join and
+    /// leave types do not count in TotalMsgCount; nobody is mentioned and nothing is marked viewed.
     pub fn system_post(
         &mut self,
         channel_id: &str,
@@ -771,16 +1080,15 @@ impl World {
         kind: &str,
         message: &str,
     ) -> String {
-        let id = self.new_post(channel_id, user_id, "", create_at_ms, message);
-        if let Some(p) = self.post_mut(&id) {
-            p.kind = kind.to_string();
-        }
-        id
+        self.new_post(channel_id, user_id, "", create_at_ms, message, kind)
     }
 
     /// A reply in the thread of `root_id` (a reply to a reply goes to the same thread). The root's
-    /// UpdateAt moves to the reply's time; the replier follows the thread and has seen it, and the
-    /// root's author follows it too.
+    /// UpdateAt moves to the reply's time. As SendNotifications does with ThreadAutoFollow, the
+    /// thread's participants follow it (the replier, who has also seen it; the root's author; who
+    /// the root and the reply mention), unless they stopped following it; a member mentioned in the
+    /// reply gets an unread mention on it. Without collapsed threads the replier's channel is marked
+    /// viewed as for a root post.
     pub fn reply(
         &mut self,
         root_id: &str,
@@ -797,25 +1105,61 @@ impl World {
             root.root_id.clone()
         };
         let channel_id = root.channel_id.clone();
-        let root_author = self
+        let (root_author, root_mentions) = self
             .post_by_id(&root_id)
-            .map(|p| p.user_id.clone())
+            .map(|p| (p.user_id.clone(), p.mentions.clone()))
             .unwrap_or_default();
-        let id = self.new_post(&channel_id, user_id, &root_id, create_at_ms, message);
+        let id = self.new_post(&channel_id, user_id, &root_id, create_at_ms, message, "");
         if let Some(r) = self.post_mut(&root_id) {
             r.update_at = r.update_at.max(create_at_ms);
         }
-        {
-            let m = self.membership_mut(user_id, &root_id);
-            m.following = true;
-            m.last_viewed = m.last_viewed.max(create_at_ms);
-            m.last_updated = m.last_updated.max(create_at_ms);
+        if self.settings.thread_auto_follow {
+            let mentioned = self
+                .post_by_id(&id)
+                .map(|p| p.mentions.clone())
+                .unwrap_or_default();
+            let is_dm = self
+                .channel_by_id(&channel_id)
+                .is_some_and(|c| c.kind == "D");
+            let mut participants: Vec<String> = vec![user_id.to_string()];
+            if self.member(&channel_id, &root_author).is_some() {
+                participants.push(root_author.clone());
+            }
+            if !is_dm {
+                participants.extend(root_mentions);
+            }
+            participants.extend(mentioned.iter().cloned());
+            participants.dedup();
+            let mut seen: Vec<String> = Vec::new();
+            for uid in participants {
+                if seen.contains(&uid) {
+                    continue;
+                }
+                seen.push(uid.clone());
+                let increment = mentioned.contains(&uid);
+                if !increment
+                    && self
+                        .thread_membership(&uid, &root_id)
+                        .is_some_and(|m| !m.following)
+                {
+                    continue;
+                }
+                let m = self.membership_mut(&uid, &root_id);
+                if !m.following || increment {
+                    m.following = true;
+                    if increment {
+                        m.unread_mentions += 1;
+                    }
+                    m.last_updated = m.last_updated.max(create_at_ms);
+                }
+                if uid == user_id {
+                    m.last_viewed = m.last_viewed.max(create_at_ms);
+                    m.unread_mentions = 0;
+                    m.last_updated = m.last_updated.max(create_at_ms);
+                }
+            }
         }
-        if root_author != user_id && self.thread_membership(&root_author, &root_id).is_none() {
-            let m = self.membership_mut(&root_author, &root_id);
-            m.following = true;
-            m.last_updated = create_at_ms;
-        }
+        self.poster_views_channel(&channel_id, user_id, true, create_at_ms);
         id
     }
 
@@ -857,10 +1201,21 @@ impl World {
         };
         let mut affected: Vec<String> = vec![p.id.clone()];
         if p.root_id.is_empty() {
+            if let Some(info) = self.thread_info(&p.id) {
+                self.thread_snapshots.insert(
+                    p.id.clone(),
+                    ThreadInfo {
+                        delete_at: at_ms,
+                        ..info
+                    },
+                );
+            }
+            // every row whose RootId is the post: replies (deleted ones too) and their
+            // edit-history rows
             affected.extend(
                 self.posts
                     .iter()
-                    .filter(|q| q.root_id == p.id && q.delete_at == 0)
+                    .filter(|q| q.root_id == p.id)
                     .map(|q| q.id.clone()),
             );
         }
@@ -1048,6 +1403,11 @@ impl World {
     /// Thread data of a root post, or None if it never had a reply (no Threads row).
     pub(crate) fn thread_info(&self, root_id: &str) -> Option<ThreadInfo> {
         let root = self.post_by_id(root_id)?;
+        if root.delete_at != 0
+            && let Some(snapshot) = self.thread_snapshots.get(root_id)
+        {
+            return Some(snapshot.clone());
+        }
         let mut replies: Vec<&Post> = self
             .posts
             .iter()
@@ -1058,10 +1418,8 @@ impl World {
         }
         replies.sort_by_key(|p| p.create_at);
         let live: Vec<&&Post> = replies.iter().filter(|p| p.delete_at == 0).collect();
-        let last_reply_at = live
-            .last()
-            .map(|p| p.create_at)
-            .unwrap_or_else(|| replies.last().map(|p| p.create_at).unwrap_or(0));
+        // updateThreadAfterReplyDeletion: COALESCE(MAX(live CreateAt), 0)
+        let last_reply_at = live.last().map(|p| p.create_at).unwrap_or(0);
         let mut participants: Vec<String> = Vec::new();
         for p in &live {
             participants.retain(|u| *u != p.user_id);
@@ -1142,6 +1500,13 @@ impl World {
     /// Turn `ServiceSettings.EnableCustomEmoji` off or on (off: `GET /emoji` answers 501).
     pub fn set_custom_emoji_enabled(&mut self, on: bool) {
         self.settings.enable_custom_emoji = on;
+    }
+
+    /// Set `ServiceSettings.CollapsedThreads` ("always_on", the default, "default_on",
+    /// "default_off" or "disabled"); with the last two, viewing a channel marks its threads read
+    /// whatever the client says, and replies mark the channel viewed for their poster.
+    pub fn set_collapsed_threads(&mut self, mode: &str) {
+        self.settings.collapsed_threads = mode.to_string();
     }
 
     /// Turn `ServiceSettings.AllowSyncedDrafts` off or on (off: drafts answer 501).

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::{Ctx, array, channel_not_found, page_slice};
+use super::{Ctx, array, page_slice};
 use crate::http::{AppError, HResult, Reply};
 use crate::params::{atoi, parse_bool};
 use crate::render::{self, PostListOut, PostOpts};
@@ -21,6 +21,8 @@ fn in_live_team(ctx: &Ctx, c: &Channel) -> bool {
 /// GET /api/v4/users/{user_id}/channels — the whole list as one array, `ORDER BY Id` (the server
 /// reads in keyset batches of 100); page/per_page ignored. A user with no channels gets `[`
 /// followed by an error JSON, with status 200.
+// Mirrors server/channels/api4/channel.go getChannelsForUser → app/channel.go GetChannelsForUser →
+// store/sqlstore/channel_store.go GetChannelsByUser
 pub(crate) fn for_user(ctx: &mut Ctx) -> HResult {
     let uid = ctx.require_id("user_id")?;
     ctx.require_self_or_admin(&uid)?;
@@ -29,7 +31,9 @@ pub(crate) fn for_user(ctx: &mut Ctx) -> HResult {
     if last_delete_at < 0 {
         return Err(AppError::invalid_url_param("last_delete_at"));
     }
-    let with_deleted = include_deleted || last_delete_at > 0;
+    // last_delete_at is read only with include_deleted
+    let with_deleted = include_deleted;
+    let last_delete_at = if include_deleted { last_delete_at } else { 0 };
     let mut chans: Vec<Channel> = ctx
         .w
         .channels
@@ -56,6 +60,8 @@ pub(crate) fn for_user(ctx: &mut Ctx) -> HResult {
 /// GET /api/v4/users/{user_id}/teams/{team_id}/channels — the whole list of the user's channels
 /// in the team plus DMs/GMs, `ORDER BY DisplayName` (DMs have an empty display name), ETag;
 /// an empty result is 404 `app.channel.get_channels.not_found.app_error`.
+// Mirrors server/channels/api4/channel.go getChannelsForTeamForUser → app/channel.go
+// GetChannelsForTeamForUser → store/sqlstore/channel_store.go GetChannels
 pub(crate) fn for_team_for_user(ctx: &mut Ctx) -> HResult {
     let uid = ctx.require_id("user_id")?;
     let tid = ctx.require_id("team_id")?;
@@ -97,12 +103,14 @@ pub(crate) fn for_team_for_user(ctx: &mut Ctx) -> HResult {
         chans.len().to_string(),
     ]);
     if ctx.etag_matches(&etag) {
-        return Ok(Reply::not_modified());
+        return Ok(Reply::not_modified(&etag));
     }
     Ok(array(chans.iter().map(render::channel).collect()).header("ETag", &etag))
 }
 
 /// GET /api/v4/users/{user_id}/teams/{team_id}/channels/members — no ORDER BY.
+// Mirrors server/channels/api4/channel.go getChannelMembersForTeamForUser → app/channel.go
+// GetChannelMembersForUser → store/sqlstore/channel_store.go GetMembersForUser
 pub(crate) fn members_for_team_for_user(ctx: &mut Ctx) -> HResult {
     let uid = ctx.require_id("user_id")?;
     let tid = ctx.require_id("team_id")?;
@@ -151,6 +159,9 @@ fn member_with_team(ctx: &Ctx, m: &ChannelMember) -> Value {
 
 /// GET /api/v4/users/{user_id}/channel_members — `page=-1` streams every membership as NDJSON,
 /// otherwise page/per_page by ChannelId.
+// Mirrors server/channels/api4/user.go getChannelMembersForUser → app/channel.go
+// GetChannelMembersWithTeamDataForUserWithPagination → store/sqlstore/channel_store.go
+// GetMembersForUserWithCursorPagination / GetMembersForUserWithPagination
 pub(crate) fn memberships_for_user(ctx: &mut Ctx) -> HResult {
     let uid = ctx.require_id("user_id")?;
     ctx.require_self_or_admin(&uid)?;
@@ -184,6 +195,8 @@ pub(crate) fn memberships_for_user(ctx: &mut Ctx) -> HResult {
 }
 
 /// GET /api/v4/channels/{channel_id}
+// Mirrors server/channels/api4/channel.go getChannel → app/channel.go GetChannel (then
+// SessionHasPermissionToTeam read_public_channel or SessionHasPermissionToChannel read_channel)
 pub(crate) fn get(ctx: &mut Ctx) -> HResult {
     let id = ctx.require_id("channel_id")?;
     let c = ctx.readable_channel(&id)?;
@@ -202,7 +215,11 @@ fn channel_by_name(ctx: &Ctx, team_id: &str, name: &str) -> HResult {
         .w
         .channels
         .iter()
-        .find(|c| c.team_id == team_id && c.name == name && (include_deleted || c.delete_at == 0))
+        .find(|c| {
+            (c.team_id == team_id || c.team_id.is_empty())
+                && c.name == name
+                && (include_deleted || c.delete_at == 0)
+        })
         .cloned()
         .ok_or_else(missing)?;
     if !ctx.w.can_read_channel(&ctx.me, &c) {
@@ -218,15 +235,19 @@ fn channel_by_name(ctx: &Ctx, team_id: &str, name: &str) -> HResult {
 
 /// GET /api/v4/teams/{team_id}/channels/name/{channel_name} — archived channels only with
 /// `include_deleted=true`.
+// Mirrors server/channels/api4/channel.go getChannelByName → app/channel.go GetChannelByName →
+// store/sqlstore/channel_store.go GetByName
 pub(crate) fn by_name(ctx: &mut Ctx) -> HResult {
     let tid = ctx.require_id("team_id")?;
-    let name = ctx.var("channel_name");
+    let name = ctx.var("channel_name").to_lowercase();
     channel_by_name(ctx, &tid, &name)
 }
 
 /// GET /api/v4/teams/name/{team_name}/channels/name/{channel_name}
+// Mirrors server/channels/api4/channel.go getChannelByNameForTeamName → app/channel.go
+// GetChannelByNameForTeamName → store/sqlstore/channel_store.go GetByName
 pub(crate) fn by_team_name_and_name(ctx: &mut Ctx) -> HResult {
-    let tname = ctx.var("team_name");
+    let tname = ctx.var("team_name").to_lowercase();
     let t = ctx
         .w
         .teams
@@ -239,7 +260,7 @@ pub(crate) fn by_team_name_and_name(ctx: &mut Ctx) -> HResult {
                 "Unable to find the existing team.",
             )
         })?;
-    let name = ctx.var("channel_name");
+    let name = ctx.var("channel_name").to_lowercase();
     channel_by_name(ctx, &t.id, &name)
 }
 
@@ -256,6 +277,8 @@ fn require_team_lister(ctx: &Ctx) -> Result<String, AppError> {
 
 /// GET /api/v4/teams/{team_id}/channels — non-archived public channels, `ORDER BY DisplayName`
 /// only (display names tie, so ties come back in any order), OFFSET paging.
+// Mirrors server/channels/api4/channel.go getPublicChannelsForTeam → app/channel.go
+// GetPublicChannelsForTeam → store/sqlstore/channel_store.go GetPublicChannelsForTeam
 pub(crate) fn public_for_team(ctx: &mut Ctx) -> HResult {
     let tid = require_team_lister(ctx)?;
     let mut chans: Vec<Channel> = ctx
@@ -272,16 +295,21 @@ pub(crate) fn public_for_team(ctx: &mut Ctx) -> HResult {
 }
 
 /// GET /api/v4/teams/{team_id}/channels/deleted — archived public channels and archived private
-/// ones the user is a member of, `ORDER BY DisplayName`, OFFSET paging.
+/// ones the user is a member of; for a system admin (`manage_system` skips the membership check)
+/// every archived channel of the team or without a team (DMs and groups too). `ORDER BY
+/// DisplayName`, OFFSET paging.
+// Mirrors server/channels/api4/channel.go getDeletedChannelsForTeam → app/channel.go
+// GetDeletedChannels → store/sqlstore/channel_store.go GetDeleted
 pub(crate) fn deleted_for_team(ctx: &mut Ctx) -> HResult {
     let tid = require_team_lister(ctx)?;
     let me = ctx.me.clone();
+    let admin = ctx.is_admin();
     let mut chans: Vec<Channel> = ctx
         .w
         .channels
         .iter()
-        .filter(|c| c.team_id == tid && c.delete_at != 0)
-        .filter(|c| c.kind == "O" || (c.kind == "P" && ctx.w.member(&c.id, &me).is_some()))
+        .filter(|c| (c.team_id == tid || c.team_id.is_empty()) && c.delete_at != 0)
+        .filter(|c| admin || c.kind == "O" || (c.kind == "P" && ctx.w.member(&c.id, &me).is_some()))
         .cloned()
         .collect();
     ctx.rng
@@ -290,33 +318,70 @@ pub(crate) fn deleted_for_team(ctx: &mut Ctx) -> HResult {
     Ok(array(page.iter().map(render::channel).collect()))
 }
 
-/// POST /api/v4/teams/{team_id}/channels/search — body `{term}`; public channels of the team,
-/// archived ones included, LIKE on Name/DisplayName/Purpose, `ORDER BY DisplayName LIMIT 100`;
-/// answers 200 (not 201).
+/// `SqlChannelStore.searchClause`: `LOWER(field) LIKE %term%` (the `*` escape character removed)
+/// on Name, DisplayName or Purpose, OR `to_tsquery('word:* & word:* ...')` over the three joined
+/// (`spaceFulltextSearchChars` as spaces, `|` removed).
+fn channel_matches(c: &Channel, term: &str) -> bool {
+    let like = term.replace('*', "").to_lowercase();
+    if like.is_empty() {
+        return true;
+    }
+    if [&c.name, &c.display_name, &c.purpose]
+        .iter()
+        .any(|f| f.to_lowercase().contains(&like))
+    {
+        return true;
+    }
+    let spaced: String = term
+        .chars()
+        .filter(|ch| *ch != '|')
+        .map(|ch| {
+            if "<>+-()~:*\"!@&".contains(ch) {
+                ' '
+            } else {
+                ch
+            }
+        })
+        .collect();
+    let words: Vec<String> = spaced
+        .split_whitespace()
+        .map(|w| format!("{w}:*"))
+        .collect();
+    let text = format!("{} {} {}", c.name, c.display_name, c.purpose);
+    match crate::fulltext::to_tsquery(&words.join(" & ")) {
+        Ok(Some(q)) => crate::fulltext::matches(&crate::fulltext::to_tsvector(&text), &q),
+        _ => false,
+    }
+}
+
+/// POST /api/v4/teams/{team_id}/channels/search — body `{term}` (trimmed); public channels of the
+/// team, archived ones included, `ORDER BY DisplayName LIMIT 100`; answers 200 (not 201). Without
+/// list_team_channels (not a team member) the handler asks GetTeamMember, whose 404 is the answer.
+// Mirrors server/channels/api4/channel.go searchChannelsForTeam → app/channel.go SearchChannels →
+// store/sqlstore/channel_store.go SearchInTeam (searchClause)
 pub(crate) fn search(ctx: &mut Ctx) -> HResult {
     let tid = ctx.require_id("team_id")?;
     let Some(body) = ctx.json_body().filter(|b| b.is_object()) else {
         return Err(AppError::invalid_param("channel_search"));
     };
     if !ctx.w.can_view_team(&ctx.me, &tid) {
-        return Err(AppError::permission());
+        return Err(AppError::not_found(
+            "app.team.get_member.missing.app_error",
+            "No team member found for that user ID and team ID.",
+        ));
     }
     let term = body
         .get("term")
         .and_then(|v| v.as_str())
         .unwrap_or("")
-        .to_lowercase();
+        .trim()
+        .to_string();
     let mut chans: Vec<Channel> = ctx
         .w
         .channels
         .iter()
         .filter(|c| c.team_id == tid && c.kind == "O")
-        .filter(|c| {
-            term.is_empty()
-                || c.name.to_lowercase().contains(&term)
-                || c.display_name.to_lowercase().contains(&term)
-                || c.purpose.to_lowercase().contains(&term)
-        })
+        .filter(|c| channel_matches(c, &term))
         .cloned()
         .collect();
     ctx.rng
@@ -327,9 +392,11 @@ pub(crate) fn search(ctx: &mut Ctx) -> HResult {
 
 /// GET /api/v4/channels/{channel_id}/members — no ORDER BY at all (rows in any order on every
 /// request), OFFSET paging; `per_page=0` means every member.
+// Mirrors server/channels/api4/channel.go getChannelMembers → app/channel.go GetChannelMembersPage
+// → store/sqlstore/channel_store.go GetMembers
 pub(crate) fn members(ctx: &mut Ctx) -> HResult {
     let id = ctx.require_id("channel_id")?;
-    ctx.readable_channel(&id)?;
+    ctx.require_channel_member_or_admin(&id)?;
     let mut members: Vec<ChannelMember> = ctx
         .w
         .channel_members
@@ -343,27 +410,36 @@ pub(crate) fn members(ctx: &mut Ctx) -> HResult {
     } else {
         page_slice(&members, ctx.paging.page, ctx.paging.per_page)
     };
-    Ok(array(page.iter().map(render::channel_member).collect()))
+    let me = ctx.me.clone();
+    Ok(array(
+        page.iter()
+            .map(|m| render::channel_member_for(m, &me))
+            .collect(),
+    ))
 }
 
 /// GET /api/v4/channels/{channel_id}/members/{user_id}
+// Mirrors server/channels/api4/channel.go getChannelMember → app/channel.go GetChannelMember →
+// store/sqlstore/channel_store.go GetMember
 pub(crate) fn member(ctx: &mut Ctx) -> HResult {
     let cid = ctx.require_id("channel_id")?;
     let uid = ctx.require_id("user_id")?;
-    ctx.readable_channel(&cid)?;
+    ctx.require_channel_member_or_admin(&cid)?;
     let m = ctx.w.member(&cid, &uid).cloned().ok_or_else(|| {
         AppError::not_found(
             "app.channel.get_member.missing.app_error",
             "No channel member found for that user ID and channel ID.",
         )
     })?;
-    Ok(Reply::json(&render::channel_member(&m)))
+    Ok(Reply::json(&render::channel_member_for(&m, &ctx.me)))
 }
 
 /// GET /api/v4/channels/{channel_id}/stats — `member_count` counts active users only.
+// Mirrors server/channels/api4/channel.go getChannelStats → app/channel.go GetChannelMemberCount,
+// GetChannelGuestCount, GetChannelPinnedPostCount, GetChannelFileCount
 pub(crate) fn stats(ctx: &mut Ctx) -> HResult {
     let id = ctx.require_id("channel_id")?;
-    ctx.readable_channel(&id)?;
+    ctx.require_channel_member_or_admin(&id)?;
     let member_count = ctx
         .w
         .channel_members
@@ -398,6 +474,8 @@ pub(crate) fn stats(ctx: &mut Ctx) -> HResult {
 }
 
 /// GET /api/v4/channels/{channel_id}/pinned — the whole list, `order` oldest first (CreateAt ASC).
+// Mirrors server/channels/api4/channel.go getPinnedPosts → app/channel.go GetPinnedPosts →
+// store/sqlstore/channel_store.go GetPinnedPosts
 pub(crate) fn pinned(ctx: &mut Ctx) -> HResult {
     let id = ctx.require_id("channel_id")?;
     ctx.readable_channel(&id)?;
@@ -414,8 +492,15 @@ pub(crate) fn pinned(ctx: &mut Ctx) -> HResult {
 }
 
 /// POST /api/v4/channels/members/{user_id}/view — body `{channel_id, prev_channel_id,
-/// collapsed_threads_supported}`; sets the member's LastViewedAt to the channel's LastPostAt and
-/// answers `{status, last_viewed_at_times}`.
+/// collapsed_threads_supported}`; both channels are viewed (MarkChannelsAsViewed: nothing changes
+/// unless one has unread posts or mentions; a channel the user is not in is skipped, so an unknown
+/// one answers 200 too) and the answer is `{status, last_viewed_at_times}` with
+/// `max(LastPostAt, LastViewedAt)` per member channel. The user's status becomes online unless set
+/// by hand (SetActiveChannel).
+// Mirrors server/channels/api4/channel.go viewChannel → app/channel.go ViewChannel
+// (SetActiveChannel, MarkChannelsAsViewed) → store/sqlstore/channel_store.go
+// GetChannelsWithUnreadsAndWithMentions, UpdateLastViewedAt; thread_store.go
+// MarkAllAsReadByChannels
 pub(crate) fn view(ctx: &mut Ctx) -> HResult {
     let uid = ctx.require_id("user_id")?;
     ctx.require_self_or_admin(&uid)?;
@@ -438,33 +523,23 @@ pub(crate) fn view(ctx: &mut Ctx) -> HResult {
     if !prev.is_empty() && !crate::ids::is_valid_id(&prev) {
         return Err(AppError::invalid_param("channel_view.prev_channel_id"));
     }
+    let now = crate::http::now_ms();
+    ctx.w.set_active_channel(&uid, &cid, now);
+    let ids: Vec<String> = [cid, prev].into_iter().filter(|c| !c.is_empty()).collect();
+    // a client without collapsed reply threads (the field false or absent), or a user for whom the
+    // server has them off, gets the viewed channels' threads marked read too
+    let supported = body
+        .get("collapsed_threads_supported")
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false);
+    let update_threads =
+        ctx.w.settings.thread_auto_follow && (!supported || !ctx.w.is_crt_enabled());
     let mut times = serde_json::Map::new();
-    if !cid.is_empty() {
-        let c = ctx
-            .w
-            .channel_by_id(&cid)
-            .cloned()
-            .ok_or_else(channel_not_found)?;
-        if ctx.w.member(&cid, &uid).is_none() {
-            return Err(AppError::not_found(
-                "app.channel.get_member.missing.app_error",
-                "No channel member found for that user ID and channel ID.",
-            ));
-        }
-        let at = c.last_post_at;
-        ctx.w.view(&uid, &cid, at);
-        // A client without collapsed reply threads (the field false or absent) gets the channel's
-        // threads marked read too; one that supports them keeps their own unread state.
-        let supported = body
-            .get("collapsed_threads_supported")
-            .and_then(|v| v.as_bool())
-            .unwrap_or(false);
-        if !supported {
-            ctx.w
-                .view_threads_of_channel(&uid, &cid, crate::http::now_ms());
-        }
-
-        times.insert(cid.clone(), json!(at));
+    for (id, t) in ctx
+        .w
+        .mark_channels_as_viewed(&uid, &ids, update_threads, now)
+    {
+        times.insert(id, json!(t));
     }
     Ok(Reply::json(
         &json!({"status": "OK", "last_viewed_at_times": times}),

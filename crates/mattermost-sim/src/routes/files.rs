@@ -31,6 +31,8 @@ fn readable_file(ctx: &Ctx) -> Result<FileInfo, AppError> {
 }
 
 /// GET /api/v4/files/{file_id}/info
+// Mirrors server/channels/api4/file.go getFileInfo → app/file.go GetFileInfo →
+// store/sqlstore/file_info_store.go Get
 pub(crate) fn info(ctx: &mut Ctx) -> HResult {
     let f = readable_file(ctx)?;
     Ok(Reply::json(&render::file_info(&f)).header("Cache-Control", "max-age=2592000, private"))
@@ -38,9 +40,34 @@ pub(crate) fn info(ctx: &mut Ctx) -> HResult {
 
 /// GET /api/v4/files/{file_id} — the bytes, as `web.WriteFileResponse` sends them (attachment
 /// unless an inline-able type, `X-Content-Type-Options: nosniff`).
+// Mirrors server/channels/api4/file.go getFile → app/file.go GetFileInfo, GetFile →
+// web.WriteFileResponse
 pub(crate) fn content(ctx: &mut Ctx) -> HResult {
     let f = readable_file(ctx)?;
-    let inline = f.mime_type.starts_with("image/") || f.mime_type == "application/pdf";
+    // platform/shared/web/files.go setHeaders: the stored type, scripts and HTML as text/plain,
+    // only these media types inline
+    let media = [
+        "image/jpeg",
+        "image/png",
+        "image/bmp",
+        "image/gif",
+        "image/tiff",
+        "image/webp",
+        "video/avi",
+        "video/mpeg",
+        "video/mp4",
+        "audio/mpeg",
+        "audio/wav",
+    ];
+    let unsafe_types = [
+        "application/javascript",
+        "application/ecmascript",
+        "text/javascript",
+        "text/ecmascript",
+        "application/x-javascript",
+        "text/html",
+    ];
+    let inline = media.iter().any(|m| f.mime_type.starts_with(m));
     let download = parse_bool(ctx.q("download"));
     let disposition = if inline && !download {
         format!(
@@ -53,8 +80,10 @@ pub(crate) fn content(ctx: &mut Ctx) -> HResult {
             f.name, f.name
         )
     };
-    let ct = if f.mime_type.starts_with("text/") {
-        format!("{}; charset=utf-8", f.mime_type)
+    let ct = if f.mime_type.is_empty() {
+        "application/octet-stream".to_string()
+    } else if unsafe_types.iter().any(|u| f.mime_type.starts_with(u)) {
+        "text/plain".to_string()
     } else {
         f.mime_type.clone()
     };
@@ -62,11 +91,14 @@ pub(crate) fn content(ctx: &mut Ctx) -> HResult {
         .header("Content-Disposition", &disposition)
         .header("X-Content-Type-Options", "nosniff")
         .header("Cache-Control", "private, max-age=86400")
+        .header("X-Frame-Options", "DENY")
         .header("Content-Security-Policy", "Frame-ancestors 'none'"))
 }
 
 /// GET /api/v4/posts/{post_id}/files/info — the whole list `ORDER BY CreateAt`; `include_deleted`
 /// needs an admin; ETag `Etag(post_id, max UpdateAt)`.
+// Mirrors server/channels/api4/post.go getFileInfosForPost → app/file.go
+// GetFileInfosForPostWithMigration → store/sqlstore/file_info_store.go GetForPost
 pub(crate) fn infos_for_post(ctx: &mut Ctx) -> HResult {
     let pid = ctx.require_id("post_id")?;
     let Some(post) = ctx.w.post_by_id(&pid).cloned() else {
@@ -95,7 +127,7 @@ pub(crate) fn infos_for_post(ctx: &mut Ctx) -> HResult {
         render::etag(&[infos[0].post_id.clone(), max.to_string()])
     };
     if ctx.etag_matches(&etag) {
-        return Ok(Reply::not_modified());
+        return Ok(Reply::not_modified(&etag));
     }
     Ok(array(infos.iter().map(render::file_info).collect())
         .header("Cache-Control", "max-age=2592000, private")

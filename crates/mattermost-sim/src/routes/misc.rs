@@ -9,6 +9,7 @@ use crate::render::{self, BUILD_HASH, BUILD_NUMBER, CURRENT_VERSION};
 use crate::world::Emoji;
 
 /// GET /api/v4/system/ping — no session needed.
+// Mirrors server/channels/api4/system.go getSystemPing
 pub(crate) fn ping(_ctx: &mut Ctx) -> HResult {
     Ok(Reply::json(&json!({
         "ActiveSearchBackend": "database",
@@ -22,6 +23,8 @@ pub(crate) fn ping(_ctx: &mut Ctx) -> HResult {
 
 /// GET /api/v4/config/client — `format` missing → 501, anything but `old` → 400; a map of strings
 /// (a limited one without a session).
+// Mirrors server/channels/api4/config.go getClientConfig → config.GenerateLimitedClientConfig /
+// GenerateClientConfig
 pub(crate) fn client_config(ctx: &mut Ctx) -> HResult {
     match ctx.q("format") {
         None | Some("") => {
@@ -57,7 +60,7 @@ pub(crate) fn client_config(ctx: &mut Ctx) -> HResult {
         put("EnableFileAttachments", "true".to_string());
         put("EnablePublicLink", "false".to_string());
         put("ExperimentalViewArchivedChannels", "true".to_string());
-        put("CollapsedThreads", "default_off".to_string());
+        put("CollapsedThreads", ctx.w.settings.collapsed_threads.clone());
         put("PostEditTimeLimit", "-1".to_string());
         put("ShowEmailAddress", "true".to_string());
         put("ShowFullName", "true".to_string());
@@ -87,6 +90,8 @@ fn require_custom_emoji(ctx: &Ctx) -> Result<(), AppError> {
 }
 
 /// GET /api/v4/emoji — OFFSET paging; no ORDER BY unless `sort=name`; any other sort → 400.
+// Mirrors server/channels/api4/emoji.go getEmojiList → app/emoji.go GetEmojiList →
+// store/sqlstore/emoji_store.go GetList
 pub(crate) fn emoji_list(ctx: &mut Ctx) -> HResult {
     require_custom_emoji(ctx)?;
     let sort = ctx.q("sort").unwrap_or("").to_string();
@@ -104,6 +109,8 @@ pub(crate) fn emoji_list(ctx: &mut Ctx) -> HResult {
 }
 
 /// GET /api/v4/emoji/name/{emoji_name}
+// Mirrors server/channels/api4/emoji.go getEmojiByName → app/emoji.go GetEmojiByName →
+// store/sqlstore/emoji_store.go GetByName
 pub(crate) fn emoji_by_name(ctx: &mut Ctx) -> HResult {
     require_custom_emoji(ctx)?;
     let name = ctx.var("emoji_name");
@@ -120,6 +127,8 @@ pub(crate) fn emoji_by_name(ctx: &mut Ctx) -> HResult {
 }
 
 /// GET /api/v4/emoji/{emoji_id}
+// Mirrors server/channels/api4/emoji.go getEmoji → app/emoji.go GetEmoji →
+// store/sqlstore/emoji_store.go Get
 pub(crate) fn emoji_get(ctx: &mut Ctx) -> HResult {
     require_custom_emoji(ctx)?;
     let id = ctx.require_id("emoji_id")?;

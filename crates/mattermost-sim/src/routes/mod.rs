@@ -109,6 +109,20 @@ impl Ctx<'_> {
         Ok(c)
     }
 
+    /// `SessionHasPermissionToChannel(read_channel)` (`app/authorization.go`): only channel roles grant
+    /// `read_channel` (team_user has `read_public_channel` instead), so a member or a system admin
+    /// passes; a public channel one has not joined and an unknown channel id are both 403.
+    pub fn require_channel_member_or_admin(&self, id: &str) -> Result<Channel, AppError> {
+        let Some(c) = self.w.channel_by_id(id).cloned() else {
+            return Err(AppError::permission());
+        };
+        if self.is_admin() || self.w.member(id, &self.me).is_some() {
+            Ok(c)
+        } else {
+            Err(AppError::permission())
+        }
+    }
+
     /// `GetSinglePost` (not deleted) or 404 `app.post.get.app_error`.
     pub fn live_post(&self, id: &str) -> Result<Post, AppError> {
         match self.w.post_by_id(id) {
@@ -167,4 +181,13 @@ pub(crate) fn offset_slice<T: Clone>(items: &[T], offset: i64, limit: i64) -> Ve
 /// A JSON array reply.
 pub(crate) fn array(items: Vec<Value>) -> Reply {
     Reply::json(&Value::Array(items))
+}
+
+/// A list the store scanned into a nil Go slice: `null` when empty, else a JSON array.
+pub(crate) fn array_or_null(items: Vec<Value>) -> Reply {
+    if items.is_empty() {
+        Reply::json(&Value::Null)
+    } else {
+        Reply::json(&Value::Array(items))
+    }
 }

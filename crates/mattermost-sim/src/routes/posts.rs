@@ -5,7 +5,7 @@ use std::cmp::Reverse;
 
 use serde_json::{Value, json};
 
-use super::{Ctx, array, offset_slice, page_slice, post_not_found};
+use super::{Ctx, array, array_or_null, offset_slice, page_slice, post_not_found};
 use crate::http::{AppError, HResult, Reply};
 use crate::ids::is_valid_id;
 use crate::params::{atoi, literal_true, parse_bool};
@@ -30,18 +30,23 @@ fn channel_rows<'a>(
 }
 
 /// `getParentsPosts`: the roots of the replies in the window and, unless `skip_fetch_threads`,
-/// every other reply of those threads. They go into `posts` only.
+/// every other reply of those threads (for `getPostsAround`, whose root ids hold every post of the
+/// window, the replies of the window's roots too). They go into `posts` only.
 fn parents(
     w: &World,
     window: &[&Post],
     skip_fetch_threads: bool,
     include_deleted: bool,
+    window_roots: bool,
 ) -> Vec<String> {
     let mut roots: Vec<&str> = window
         .iter()
         .filter(|p| !p.root_id.is_empty())
         .map(|p| p.root_id.as_str())
         .collect();
+    if window_roots && !skip_fetch_threads {
+        roots.extend(window.iter().map(|p| p.id.as_str()));
+    }
     roots.sort();
     roots.dedup();
     if roots.is_empty() {
@@ -115,7 +120,8 @@ fn prev_id_from_list(
     }
 }
 
-/// `GetEtag`: `<version>.<max UpdateAt in the channel>`, the same for every page.
+/// `GetEtag`: `<version>.<max UpdateAt in the channel>`, the same for every page; a channel with
+/// no posts fails the query and gets the current time instead, so its ETag changes on every call.
 fn channel_etag(w: &World, channel_id: &str) -> String {
     let max = w
         .posts
@@ -123,7 +129,7 @@ fn channel_etag(w: &World, channel_id: &str) -> String {
         .filter(|p| p.channel_id == channel_id)
         .map(|p| p.update_at)
         .max()
-        .unwrap_or(0);
+        .unwrap_or_else(crate::http::now_ms);
     render::etag(&[max.to_string()])
 }
 
@@ -144,7 +150,7 @@ fn posts_page(
     let window = page_slice(&rows, page, per_page);
     let mut list = PostListOut::new(window.iter().map(|p| p.id.clone()).collect());
     if !crt {
-        list.extra = parents(w, &window, skip, include_deleted);
+        list.extra = parents(w, &window, skip, include_deleted, false);
     }
     list
 }
@@ -189,12 +195,16 @@ fn posts_around(
     }
     let mut list = PostListOut::new(window.iter().map(|p| p.id.clone()).collect());
     if !crt {
-        list.extra = parents(w, &window, skip, include_deleted);
+        list.extra = parents(w, &window, skip, include_deleted, true);
     }
     list
 }
 
 /// GET /api/v4/channels/{channel_id}/posts
+// Mirrors server/channels/api4/post.go getPostsForChannel → app/post.go GetPostsPage,
+// GetPostsBeforePost, GetPostsAfterPost, GetPostsSince, AddCursorIdsForPostList →
+// store/sqlstore/post_store.go GetPosts, GetPostsBefore/After (getPostsAround), GetPostsSince,
+// GetEtag
 pub(crate) fn for_channel(ctx: &mut Ctx) -> HResult {
     let cid = ctx.require_id("channel_id")?;
     let after = ctx.q("after").unwrap_or("").to_string();
@@ -238,7 +248,7 @@ pub(crate) fn for_channel(ctx: &mut Ctx) -> HResult {
             .iter()
             .any(|(k, v)| k == "if-none-match" && *v == etag)
         {
-            return Ok(Reply::not_modified());
+            return Ok(Reply::not_modified(&etag));
         }
         if !after.is_empty() {
             opts.extended = false;
@@ -349,6 +359,9 @@ fn posts_since(w: &World, rng: &mut Rng, cid: &str, since: i64, crt: bool) -> Po
 }
 
 /// GET /api/v4/users/{user_id}/channels/{channel_id}/posts/unread
+// Mirrors server/channels/api4/post.go getPostsForChannelAroundLastUnread → app/post.go
+// GetPostsForChannelAroundLastUnread → store/sqlstore/post_store.go GetPostIdAfterTime,
+// GetPostsBefore/After, GetPostThread
 pub(crate) fn around_unread(ctx: &mut Ctx) -> HResult {
     let uid = ctx.require_id("user_id")?;
     let cid = ctx.require_id("channel_id")?;
@@ -439,7 +452,7 @@ pub(crate) fn around_unread(ctx: &mut Ctx) -> HResult {
             .iter()
             .any(|(k, v)| k == "if-none-match" && *v == etag)
         {
-            return Ok(Reply::not_modified());
+            return Ok(Reply::not_modified(&etag));
         }
         list = posts_page(w, rng, &cid, 0, limit_before, skip, crt, false);
     }
@@ -460,6 +473,8 @@ pub(crate) fn around_unread(ctx: &mut Ctx) -> HResult {
 }
 
 /// GET /api/v4/posts/{post_id} — `include_deleted` needs an admin; ETag `Etag(id, update_at)`.
+// Mirrors server/channels/api4/post.go getPost → app/post.go GetPostIfAuthorized →
+// store/sqlstore/post_store.go GetSingle
 pub(crate) fn get(ctx: &mut Ctx) -> HResult {
     let id = ctx.require_id("post_id")?;
     let include_deleted = parse_bool(ctx.q("include_deleted"));
@@ -473,12 +488,14 @@ pub(crate) fn get(ctx: &mut Ctx) -> HResult {
     ctx.readable_channel(&p.channel_id)?;
     let etag = render::etag(&[p.id.clone(), p.update_at.to_string()]);
     if ctx.etag_matches(&etag) {
-        return Ok(Reply::not_modified());
+        return Ok(Reply::not_modified(&etag));
     }
     Ok(Reply::json(&render::post(ctx.w, &p, PostOpts::default())).header("ETag", &etag))
 }
 
 /// POST /api/v4/posts/ids — at most 1000 ids; posts of unreadable channels left out.
+// Mirrors server/channels/api4/post.go getPostsByIds → app/post.go GetPostsByIds →
+// store/sqlstore/post_store.go GetPostsByIds
 pub(crate) fn by_ids(ctx: &mut Ctx) -> HResult {
     let parsed: Option<Vec<String>> =
         serde_json::from_slice::<Value>(ctx.body)
@@ -530,6 +547,8 @@ pub(crate) fn by_ids(ctx: &mut Ctx) -> HResult {
 
 /// GET /api/v4/posts/{post_id}/thread — `perPage`, `fromPost`, `fromCreateAt`, `fromUpdateAt`,
 /// `direction`, `updatesOnly` and the CRT flags (literal "true"), per notes §3.
+// Mirrors server/channels/api4/post.go getPostThread → app/post.go GetPostThread →
+// store/sqlstore/post_store.go Get (getPostWithCollapsedThreads)
 pub(crate) fn thread(ctx: &mut Ctx) -> HResult {
     let id = ctx.require_id("post_id")?;
     let per_page = match ctx.q("perPage") {
@@ -597,7 +616,8 @@ pub(crate) fn thread(ctx: &mut Ctx) -> HResult {
 
     let mut order = vec![post.id.clone()];
     let mut has_next = false;
-    if !skip || crt_root {
+    let fetched = !skip || crt_root;
+    if fetched {
         let mut rows: Vec<&Post> = w
             .posts
             .iter()
@@ -661,7 +681,8 @@ pub(crate) fn thread(ctx: &mut Ctx) -> HResult {
         );
     }
     let mut list = PostListOut::new(order);
-    list.has_next = Some(has_next);
+    // SqlPostStore.Get sets HasNext only when it fetched the thread
+    list.has_next = fetched.then_some(has_next);
     if let Some(c) = w.channel_by_id(&post.channel_id)
         && !w.can_read_channel(&ctx.me, c)
     {
@@ -673,7 +694,7 @@ pub(crate) fn thread(ctx: &mut Ctx) -> HResult {
         .iter()
         .any(|(k, v)| k == "if-none-match" && *v == etag)
     {
-        return Ok(Reply::not_modified());
+        return Ok(Reply::not_modified(&etag));
     }
     let me = ctx.me.clone();
     Ok(Reply::json(&list.render(
@@ -688,6 +709,8 @@ pub(crate) fn thread(ctx: &mut Ctx) -> HResult {
 }
 
 /// GET /api/v4/posts/{post_id}/edit_history — the author only; history rows `ORDER BY EditAt DESC`.
+// Mirrors server/channels/api4/post.go getEditHistoryForPost → app/post.go GetEditHistoryForPost →
+// store/sqlstore/post_store.go GetEditHistoryForPost
 pub(crate) fn edit_history(ctx: &mut Ctx) -> HResult {
     let id = ctx.require_id("post_id")?;
     let Ok(post) = ctx.live_post(&id) else {
@@ -718,6 +741,8 @@ pub(crate) fn edit_history(ctx: &mut Ctx) -> HResult {
 }
 
 /// GET /api/v4/posts/{post_id}/reactions — the whole list, `ORDER BY CreateAt`.
+// Mirrors server/channels/api4/reaction.go getReactions → app/reaction.go GetReactionsForPost →
+// store/sqlstore/reaction_store.go GetForPost
 pub(crate) fn reactions(ctx: &mut Ctx) -> HResult {
     let id = ctx.require_id("post_id")?;
     let Some(p) = ctx.w.post_by_id(&id).cloned() else {
@@ -732,12 +757,15 @@ pub(crate) fn reactions(ctx: &mut Ctx) -> HResult {
         .cloned()
         .collect();
     ctx.rng.sort_ties_shuffled(&mut rs, |r| r.create_at);
-    Ok(array(rs.iter().map(render::reaction).collect()))
+    // the store scans into a nil slice, which marshals as `null` when there are no rows
+    Ok(array_or_null(rs.iter().map(render::reaction).collect()))
 }
 
 /// GET /api/v4/users/{user_id}/posts/flagged — `page` is passed as the SQL OFFSET (not
 /// multiplied by per_page); the team filter lacks parentheses (`... AND TeamId = ? OR TeamId = ''`)
 /// so DM/GM posts skip the membership test; unreadable posts are dropped after the LIMIT.
+// Mirrors server/channels/api4/post.go getFlaggedPostsForUser → app/post.go GetFlaggedPostsForTeam
+// / GetFlaggedPostsForChannel / GetFlaggedPosts → store/sqlstore/post_store.go getFlaggedPosts
 pub(crate) fn flagged(ctx: &mut Ctx) -> HResult {
     let uid = ctx.require_id("user_id")?;
     ctx.require_self_or_admin(&uid)?;
@@ -787,6 +815,8 @@ pub(crate) fn flagged(ctx: &mut Ctx) -> HResult {
 
 /// GET /api/v4/users/{user_id}/teams/{team_id}/drafts — the session user's drafts (the path's
 /// user id is not read), channels they are a member of in the team and DMs/GMs, `UpdateAt DESC`.
+// Mirrors server/channels/api4/drafts.go getDrafts → app/draft.go GetDraftsForUser →
+// store/sqlstore/draft_store.go GetDraftsForUser
 pub(crate) fn drafts(ctx: &mut Ctx) -> HResult {
     if !ctx.w.settings.allow_synced_drafts {
         return Err(AppError::new(
@@ -824,5 +854,6 @@ pub(crate) fn drafts(ctx: &mut Ctx) -> HResult {
             })
         })
         .collect();
-    Ok(array(out))
+    // a nil slice when the query finds no rows: the body is `null`
+    Ok(array_or_null(out))
 }

@@ -8,13 +8,16 @@ use crate::params::parse_bool;
 use crate::render;
 use crate::world::{Team, TeamMember};
 
-/// Open teams are readable by anyone; invite-only ones need membership (`PermissionViewTeam`).
+/// Open teams (AllowOpenInvite and type O, archived or not) are readable by anyone; invite-only
+/// ones need membership (`PermissionViewTeam`).
 fn readable(ctx: &Ctx, t: &Team) -> bool {
-    (t.open && t.delete_at == 0) || ctx.w.can_view_team(&ctx.me, &t.id)
+    t.open || ctx.w.can_view_team(&ctx.me, &t.id)
 }
 
-/// GET /api/v4/users/{user_id}/teams — every active membership in a non-deleted team,
-/// `ORDER BY DisplayName` (ties in any order).
+/// GET /api/v4/users/{user_id}/teams — every active membership in a non-deleted team, in no
+/// particular order (the store has no ORDER BY).
+// Mirrors server/channels/api4/team.go getTeamsForUser → app/team.go GetTeamsForUser →
+// store/sqlstore/team_store.go GetTeamsByUserId
 pub(crate) fn for_user(ctx: &mut Ctx) -> HResult {
     let uid = ctx.require_id("user_id")?;
     ctx.require_self_or_admin(&uid)?;
@@ -25,12 +28,14 @@ pub(crate) fn for_user(ctx: &mut Ctx) -> HResult {
         .filter(|t| t.delete_at == 0 && ctx.w.is_team_member(&t.id, &uid))
         .cloned()
         .collect();
-    ctx.rng
-        .sort_ties_shuffled(&mut teams, |t| t.display_name.clone());
+    // no ORDER BY in GetTeamsByUserId: rows in any order
+    ctx.rng.shuffle(&mut teams);
     Ok(array(teams.iter().map(render::team).collect()))
 }
 
 /// GET /api/v4/users/{user_id}/teams/members
+// Mirrors server/channels/api4/team.go getTeamMembersForUser → app/team.go GetTeamMembersForUser →
+// store/sqlstore/team_store.go GetTeamsForUser
 pub(crate) fn members_for_user(ctx: &mut Ctx) -> HResult {
     let uid = ctx.require_id("user_id")?;
     ctx.require_self_or_admin(&uid)?;
@@ -50,6 +55,8 @@ pub(crate) fn members_for_user(ctx: &mut Ctx) -> HResult {
 }
 
 /// GET /api/v4/teams/{team_id}
+// Mirrors server/channels/api4/team.go getTeam → app/team.go GetTeam →
+// store/sqlstore/team_store.go Get
 pub(crate) fn get(ctx: &mut Ctx) -> HResult {
     let id = ctx.require_id("team_id")?;
     let t = ctx
@@ -66,6 +73,8 @@ pub(crate) fn get(ctx: &mut Ctx) -> HResult {
 }
 
 /// GET /api/v4/teams/name/{team_name}
+// Mirrors server/channels/api4/team.go getTeamByName → app/team.go GetTeamByName →
+// store/sqlstore/team_store.go GetByName
 pub(crate) fn by_name(ctx: &mut Ctx) -> HResult {
     let name = ctx.var("team_name");
     let t = ctx
@@ -88,6 +97,8 @@ pub(crate) fn by_name(ctx: &mut Ctx) -> HResult {
 
 /// GET /api/v4/teams/{team_id}/members — OFFSET paging, `ORDER BY UserId` (or `Username` with
 /// `sort=Username`); `exclude_deleted_users`.
+// Mirrors server/channels/api4/team.go getTeamMembers → app/team.go GetTeamMembers →
+// store/sqlstore/team_store.go GetMembers
 pub(crate) fn members(ctx: &mut Ctx) -> HResult {
     let id = ctx.require_id("team_id")?;
     if !ctx.w.can_view_team(&ctx.me, &id) {
@@ -116,7 +127,8 @@ pub(crate) fn members(ctx: &mut Ctx) -> HResult {
                 .unwrap_or_default()
         }),
         Some("") | None => members.sort_by(|a, b| a.user_id.cmp(&b.user_id)),
-        Some(_) => return Err(AppError::invalid_url_param("sort")),
+        // any other value: no ORDER BY and no error
+        Some(_) => ctx.rng.shuffle(&mut members),
     }
     let page = page_slice(&members, ctx.paging.page, ctx.paging.per_page);
     Ok(array(
@@ -126,6 +138,8 @@ pub(crate) fn members(ctx: &mut Ctx) -> HResult {
 
 /// GET /api/v4/teams — `ORDER BY DisplayName` only (ties in any order), OFFSET paging, archived
 /// teams not filtered out; a regular user sees the open teams, an admin all of them.
+// Mirrors server/channels/api4/team.go getAllTeams → app/team.go GetAllTeamsPage /
+// GetAllTeamsPageWithCount → store/sqlstore/team_store.go GetAllPage
 pub(crate) fn list(ctx: &mut Ctx) -> HResult {
     let admin = ctx.is_admin();
     let mut teams: Vec<Team> = ctx

@@ -40,18 +40,18 @@ fn thread_json(w: &World, row: &Row, extended: bool, viewer: &str) -> Value {
                 && p.create_at > row.m.last_viewed
         })
         .count();
+    // GetThreadsForUser selects the post's columns only: no metadata, no reply count or
+    // participants (not columns), and no PreparePostForClient
     let post = w
         .post_by_id(&row.m.post_id)
         .map(|p| {
-            render::post(
-                w,
-                p,
-                PostOpts {
-                    crt: true,
-                    extended,
-                    viewer: Some(viewer),
-                },
-            )
+            let mut v = render::post(w, p, PostOpts::default());
+            if let Some(o) = v.as_object_mut() {
+                o.remove("metadata");
+                o.insert("reply_count".into(), json!(0));
+                o.insert("participants".into(), Value::Null);
+            }
+            v
         })
         .unwrap_or(Value::Null);
     json!({
@@ -92,6 +92,9 @@ fn followed(w: &World, uid: &str, tid: &str, deleted: bool, exclude_direct: bool
 /// GET /api/v4/users/{user_id}/teams/{team_id}/threads — `page` is never read; paging is by
 /// `before`/`after` (strict, on LastReplyAt, no tiebreaker; `after` sorts ascending), LIMIT
 /// per_page (0 → 30); `since` is inclusive; DM/GM threads appear under every team.
+// Mirrors server/channels/api4/user.go getThreadsForUser → app/user.go GetThreadsForUser →
+// store/sqlstore/thread_store.go GetThreadsForUser, GetTotalThreads, GetTotalUnreadThreads,
+// GetTotalUnreadMentions
 pub(crate) fn list(ctx: &mut Ctx) -> HResult {
     let uid = ctx.require_id("user_id")?;
     let tid = ctx.require_id("team_id")?;
@@ -184,6 +187,8 @@ pub(crate) fn list(ctx: &mut Ctx) -> HResult {
 }
 
 /// GET /api/v4/users/{user_id}/teams/{team_id}/threads/{thread_id}
+// Mirrors server/channels/api4/user.go getThreadForUser → app/user.go GetThreadForUser →
+// store/sqlstore/thread_store.go GetThreadForUser
 pub(crate) fn get(ctx: &mut Ctx) -> HResult {
     let uid = ctx.require_id("user_id")?;
     let tid = ctx.require_id("team_id")?;

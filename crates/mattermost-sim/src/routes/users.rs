@@ -14,17 +14,21 @@ fn render_user(ctx: &Ctx, u: &User) -> Value {
 }
 
 /// GET /api/v4/users/{user_id} (`me` allowed).
+// Mirrors server/channels/api4/user.go getUser → app/user.go GetUser →
+// store/sqlstore/user_store.go Get
 pub(crate) fn get(ctx: &mut Ctx) -> HResult {
     let id = ctx.require_id("user_id")?;
     let u = ctx.w.user_by_id(&id).ok_or_else(user_not_found)?;
     let etag = render::etag(&[u.update_at.to_string(), (u.id == ctx.me).to_string()]);
     if ctx.etag_matches(&etag) {
-        return Ok(Reply::not_modified());
+        return Ok(Reply::not_modified(&etag));
     }
     Ok(Reply::json(&render_user(ctx, u)).header("ETag", &etag))
 }
 
 /// GET /api/v4/users/username/{username}
+// Mirrors server/channels/api4/user.go getUserByUsername → app/user.go GetUserByUsername →
+// store/sqlstore/user_store.go GetByUsername
 pub(crate) fn by_username(ctx: &mut Ctx) -> HResult {
     let name = ctx.var("username");
     let u = ctx.w.users.iter().find(|u| u.username == name).ok_or_else(|| {
@@ -34,10 +38,16 @@ pub(crate) fn by_username(ctx: &mut Ctx) -> HResult {
 }
 
 /// GET /api/v4/users/email/{email}
+// Mirrors server/channels/api4/user.go getUserByEmail → app/user.go GetUserByEmail →
+// store/sqlstore/user_store.go GetByEmail
 pub(crate) fn by_email(ctx: &mut Ctx) -> HResult {
     let email = ctx.var("email").to_lowercase();
-    if !email.contains('@') {
-        return Err(AppError::invalid_param("email"));
+    // web/context.go SanitizeEmail → SetInvalidURLParam when model.IsValidEmail fails
+    let valid = email.split_once('@').is_some_and(|(local, domain)| {
+        !local.is_empty() && !domain.is_empty() && !email.contains(char::is_whitespace)
+    }) && !email.contains(['<', '>']);
+    if !valid {
+        return Err(AppError::invalid_url_param("email"));
     }
     let u = ctx
         .w
@@ -59,6 +69,8 @@ fn string_array(body: &[u8]) -> Option<Vec<String>> {
 }
 
 /// POST /api/v4/users/ids — unknown ids are left out; `ORDER BY Username`.
+// Mirrors server/channels/api4/user.go getUsersByIds → app/user.go GetUsersByIds →
+// store/sqlstore/user_store.go GetProfileByIds
 pub(crate) fn by_ids(ctx: &mut Ctx) -> HResult {
     let ids = string_array(ctx.body).unwrap_or_default();
     if ids.is_empty() {
@@ -76,6 +88,8 @@ pub(crate) fn by_ids(ctx: &mut Ctx) -> HResult {
 }
 
 /// POST /api/v4/users/usernames
+// Mirrors server/channels/api4/user.go getUsersByNames → app/user.go GetUsersByUsernames →
+// store/sqlstore/user_store.go GetProfilesByUsernames
 pub(crate) fn by_usernames(ctx: &mut Ctx) -> HResult {
     let names = string_array(ctx.body).unwrap_or_default();
     if names.is_empty() {
@@ -91,19 +105,24 @@ pub(crate) fn by_usernames(ctx: &mut Ctx) -> HResult {
     Ok(array(users.iter().map(|u| render_user(ctx, u)).collect()))
 }
 
-/// Each whitespace-separated word must prefix-match the username, a name, the nickname or the email.
+/// `user_store.go` performSearch → generateSearchQuery: the term loses its `*` (the LIKE escape
+/// character), and every whitespace-separated word, leading `@` trimmed, must be a substring
+/// (`LIKE '%word%'`, case-insensitive) of the username, first or last name, nickname or email (the
+/// simulated server shows emails and full names), or equal the user id.
 fn matches_term(u: &User, term: &str) -> bool {
-    let term = term.trim_start_matches('@').to_lowercase();
+    let term = term.replace('*', "").to_lowercase();
     term.split_whitespace().all(|w| {
-        [
-            &u.username,
-            &u.first_name,
-            &u.last_name,
-            &u.nickname,
-            &u.email,
-        ]
-        .iter()
-        .any(|f| f.to_lowercase().starts_with(w))
+        let w = w.trim_start_matches('@');
+        u.id == w
+            || [
+                &u.username,
+                &u.first_name,
+                &u.last_name,
+                &u.nickname,
+                &u.email,
+            ]
+            .iter()
+            .any(|f| f.to_lowercase().contains(w))
     })
 }
 
@@ -111,11 +130,18 @@ fn in_channel(ctx: &Ctx, channel_id: &str, user_id: &str) -> bool {
     ctx.w.member(channel_id, user_id).is_some()
 }
 
-/// POST /api/v4/users/search — no paging; `limit` 0 → 100, negative or above 1000 → 400;
-/// `ORDER BY Username ASC LIMIT limit`; inactive users only with `allow_inactive`.
+/// POST /api/v4/users/search — no paging; `limit` 0 → 100, negative or above 1000 → 400 (checked
+/// after the permissions); `ORDER BY Username ASC LIMIT limit`; inactive users only with
+/// `allow_inactive`. `in_channel_id`/`not_in_channel_id` need read_channel (channel membership) and
+/// `team_id`/`not_in_team_id` view_team; one filter applies, in the order of `app/user.go`
+/// SearchUsers: without_team, in_channel_id (team ignored), not_in_channel_id (within team_id),
+/// not_in_team_id, else team_id (or everyone).
+// Mirrors server/channels/api4/user.go searchUsers → app/user.go SearchUsers →
+// store/sqlstore/user_store.go Search / SearchInChannel / SearchNotInChannel / SearchNotInTeam /
+// SearchWithoutTeam (performSearch, generateSearchQuery)
 pub(crate) fn search(ctx: &mut Ctx) -> HResult {
     let Some(body) = ctx.json_body().filter(|b| b.is_object()) else {
-        return Err(AppError::invalid_param("search"));
+        return Err(AppError::invalid_param("props"));
     };
     let s = |k: &str| {
         body.get(k)
@@ -124,6 +150,14 @@ pub(crate) fn search(ctx: &mut Ctx) -> HResult {
             .to_string()
     };
     let b = |k: &str| body.get(k).and_then(|v| v.as_bool()).unwrap_or(false);
+    let limit = match body.get("limit") {
+        None | Some(Value::Null) => 0,
+        Some(v) => match v.as_i64() {
+            Some(n) => n,
+            None => return Err(AppError::invalid_param("props")),
+        },
+    };
+    let limit = if limit == 0 { 100 } else { limit };
     let term = s("term");
     if term.is_empty() {
         return Err(AppError::invalid_param("term"));
@@ -135,37 +169,43 @@ pub(crate) fn search(ctx: &mut Ctx) -> HResult {
     if !not_in_channel.is_empty() && team_id.is_empty() {
         return Err(AppError::invalid_param("team_id"));
     }
-    let limit = match body.get("limit") {
-        None | Some(Value::Null) => 0,
-        Some(v) => match v.as_i64() {
-            Some(n) => n,
-            None => return Err(AppError::invalid_param("limit")),
-        },
-    };
-    if !(0..=1000).contains(&limit) {
+    for c in [&in_channel_id, &not_in_channel] {
+        if !c.is_empty() {
+            ctx.require_channel_member_or_admin(c)?;
+        }
+    }
+    for t in [&team_id, &not_in_team] {
+        if !t.is_empty() && !ctx.w.can_view_team(&ctx.me, t) {
+            return Err(AppError::permission());
+        }
+    }
+    if !(1..=1000).contains(&limit) {
         return Err(AppError::invalid_param("limit"));
     }
-    let limit = if limit == 0 { 100 } else { limit };
     let allow_inactive = b("allow_inactive");
     let without_team = b("without_team");
-    let mut users: Vec<User> = ctx
-        .w
+    let w = &*ctx.w;
+    let in_scope = |u: &User| -> bool {
+        if without_team {
+            !w.team_members
+                .iter()
+                .any(|m| m.user_id == u.id && m.delete_at == 0)
+        } else if !in_channel_id.is_empty() {
+            w.member(&in_channel_id, &u.id).is_some()
+        } else if !not_in_channel.is_empty() {
+            w.is_team_member(&team_id, &u.id) && w.member(&not_in_channel, &u.id).is_none()
+        } else if !not_in_team.is_empty() {
+            !w.is_team_member(&not_in_team, &u.id)
+        } else {
+            team_id.is_empty() || w.is_team_member(&team_id, &u.id)
+        }
+    };
+    let mut users: Vec<User> = w
         .users
         .iter()
         .filter(|u| matches_term(u, &term))
         .filter(|u| allow_inactive || u.delete_at == 0)
-        .filter(|u| team_id.is_empty() || ctx.w.is_team_member(&team_id, &u.id))
-        .filter(|u| not_in_team.is_empty() || !ctx.w.is_team_member(&not_in_team, &u.id))
-        .filter(|u| in_channel_id.is_empty() || in_channel(ctx, &in_channel_id, &u.id))
-        .filter(|u| not_in_channel.is_empty() || !in_channel(ctx, &not_in_channel, &u.id))
-        .filter(|u| {
-            !without_team
-                || !ctx
-                    .w
-                    .team_members
-                    .iter()
-                    .any(|m| m.user_id == u.id && m.delete_at == 0)
-        })
+        .filter(|u| in_scope(u))
         .cloned()
         .collect();
     users.sort_by(|a, b| a.username.cmp(&b.username));
@@ -175,6 +215,9 @@ pub(crate) fn search(ctx: &mut Ctx) -> HResult {
 
 /// GET /api/v4/users — `Username ASC` (or the sort asked for), OFFSET page·per_page.
 /// `active=true&inactive=true` writes the list and then appends a 400 AppError to the same 200 body.
+// Mirrors server/channels/api4/user.go getUsers → app/user.go GetUsersPage / GetUsersInTeamPage /
+// GetUsersInChannelPage / ... → store/sqlstore/user_store.go GetAllProfiles / GetProfiles /
+// GetProfilesInChannel / ...
 pub(crate) fn list(ctx: &mut Ctx) -> HResult {
     let in_team = ctx.q("in_team").unwrap_or("").to_string();
     let not_in_team = ctx.q("not_in_team").unwrap_or("").to_string();
@@ -273,6 +316,9 @@ pub(crate) fn list(ctx: &mut Ctx) -> HResult {
 
 /// GET /api/v4/users/autocomplete — `limit` missing → 100, above 1000 clamped, not an integer → 0;
 /// `in_channel` without `in_team` → 500.
+// Mirrors server/channels/api4/user.go autocompleteUsers → app/user.go AutocompleteUsersInChannel
+// / AutocompleteUsersInTeam / SearchUsersInTeam → store/sqlstore/user_store.go
+// AutocompleteUsersInChannel / Search (performSearch)
 pub(crate) fn autocomplete(ctx: &mut Ctx) -> HResult {
     let in_team = ctx.q("in_team").unwrap_or("").to_string();
     let in_channel_id = ctx.q("in_channel").unwrap_or("").to_string();
@@ -341,6 +387,8 @@ fn status_json(ctx: &Ctx, id: &str) -> Value {
 
 /// POST /api/v4/users/status/ids — empty array or an id that is not 26 characters → 400;
 /// duplicates removed; unknown ids answered with synthetic `offline` statuses.
+// Mirrors server/channels/api4/status.go getUserStatusesByIds → app/status.go GetUserStatusesByIds
+// → store/sqlstore/status_store.go GetByIds
 pub(crate) fn statuses_by_ids(ctx: &mut Ctx) -> HResult {
     let ids = string_array(ctx.body).unwrap_or_default();
     if ids.is_empty() || ids.iter().any(|i| i.len() != 26) {
@@ -365,6 +413,8 @@ pub(crate) fn statuses_by_ids(ctx: &mut Ctx) -> HResult {
 }
 
 /// GET /api/v4/users/{user_id}/status
+// Mirrors server/channels/api4/status.go getUserStatus → app/status.go GetStatus →
+// store/sqlstore/status_store.go Get
 pub(crate) fn status(ctx: &mut Ctx) -> HResult {
     let id = ctx.require_id("user_id")?;
     Ok(Reply::json(&status_json(ctx, &id)))

@@ -266,9 +266,9 @@ async fn view_route_sets_last_viewed_at_and_stats_count_active_members() {
     drop(sim);
 }
 
-/// Viewing a channel marks its followed threads read too unless the body says the client supports
-/// collapsed reply threads (`app/channel.go` `MarkChannelsAsViewed`: `updateThreads` when ThreadAutoFollow
-/// and not `collapsed_threads_supported`).
+/// Viewing a channel with unread posts marks its followed threads read too unless the body says the
+/// client supports collapsed reply threads (`app/channel.go` `MarkChannelsAsViewed`: `updateThreads`
+/// when ThreadAutoFollow and not `collapsed_threads_supported`).
 #[tokio::test]
 async fn viewing_a_channel_marks_its_threads_read_unless_collapsed_threads_are_supported() {
     let mut f = fixture();
@@ -299,6 +299,9 @@ async fn viewing_a_channel_marks_its_threads_read_unless_collapsed_threads_are_s
         1,
         "a client with collapsed threads keeps the thread unread"
     );
+    // MarkChannelsAsViewed does nothing when nothing is unread, so something new comes first
+    let bob = sim.with_world(|w| w.user_id("bob").unwrap_or_default());
+    sim.with_world(|w| w.post(&town, &bob, T0 + 3, "news"));
     let r = c
         .post("/channels/members/me/view", &json!({"channel_id": town}))
         .await;
