@@ -237,4 +237,3 @@ pub fn resolving(kind: Kind) -> Vec<&'static Call> {
     }
     out
 }
-

@@ -82,7 +82,8 @@ impl KeptLists {
             bytes,
             items,
         });
-        while kept.len() > LISTS_KEPT || kept.iter().map(|k| k.bytes).sum::<usize>() > LIST_BYTES_KEPT
+        while kept.len() > LISTS_KEPT
+            || kept.iter().map(|k| k.bytes).sum::<usize>() > LIST_BYTES_KEPT
         {
             kept.remove(0);
         }
@@ -158,12 +159,8 @@ impl Ctx {
     pub async fn me(&self) -> Result<&types::User, ToolError> {
         self.me
             .get_or_try_init(|| async {
-                self.call(
-                    self.mm.api.get_user().user_id("me").send(),
-                    "user",
-                    "me",
-                )
-                .await
+                self.call(self.mm.api.get_user().user_id("me").send(), "user", "me")
+                    .await
             })
             .await
     }
@@ -329,7 +326,12 @@ impl Ctx {
 
     /// Sends a request outside any tool, as this person (the check at start, say), declaring its one
     /// operation.
-    pub async fn request_as_me<F: Future>(&self, operation: &'static str, budget: Duration, f: F) -> F::Output {
+    pub async fn request_as_me<F: Future>(
+        &self,
+        operation: &'static str,
+        budget: Duration,
+        f: F,
+    ) -> F::Output {
         let scope = Arc::new(crate::mattermost::call::CallScope::new(
             "start-up",
             self.token.clone(),
@@ -341,7 +343,10 @@ impl Ctx {
 }
 
 fn poisoned() -> ToolError {
-    ToolError::new(ErrorKind::Internal, "a per-person cache was poisoned by an earlier panic")
+    ToolError::new(
+        ErrorKind::Internal,
+        "a per-person cache was poisoned by an earlier panic",
+    )
 }
 
 #[cfg(test)]
@@ -355,10 +360,26 @@ mod tests {
             lists.put(format!("k{i}"), Arc::new(vec![i]), 10);
         }
         assert_eq!(lists.len(), LISTS_KEPT);
-        assert!(lists.get::<Vec<usize>>("k0").is_none(), "the oldest went first");
-        assert_eq!(lists.get::<Vec<usize>>(&format!("k{}", LISTS_KEPT + 2)).map(|v| v[0]), Some(LISTS_KEPT + 2));
-        assert!(lists.get::<Vec<String>>(&format!("k{}", LISTS_KEPT + 2)).is_none(), "another type is not it");
+        assert!(
+            lists.get::<Vec<usize>>("k0").is_none(),
+            "the oldest went first"
+        );
+        assert_eq!(
+            lists
+                .get::<Vec<usize>>(&format!("k{}", LISTS_KEPT + 2))
+                .map(|v| v[0]),
+            Some(LISTS_KEPT + 2)
+        );
+        assert!(
+            lists
+                .get::<Vec<String>>(&format!("k{}", LISTS_KEPT + 2))
+                .is_none(),
+            "another type is not it"
+        );
         lists.put("big".into(), Arc::new(vec![0u8]), LIST_BYTES_KEPT + 1);
-        assert!(lists.get::<Vec<u8>>("big").is_none(), "a list over the byte bound is not kept");
+        assert!(
+            lists.get::<Vec<u8>>("big").is_none(),
+            "a list over the byte bound is not kept"
+        );
     }
 }

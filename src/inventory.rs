@@ -91,8 +91,14 @@ mod tests {
     #[test]
     fn unknown_toolsets_are_refused_with_the_accepted_names() {
         let e = Offer::new(Some("posts,chanels"), false).unwrap_err();
-        assert!(e.contains("`chanels`") && e.contains("people, teams, channels"), "{e}");
-        assert_eq!(Offer::new(Some("all"), false).map(|o| o.toolsets.len()), Ok(Toolset::ALL.len()));
+        assert!(
+            e.contains("`chanels`") && e.contains("people, teams, channels"),
+            "{e}"
+        );
+        assert_eq!(
+            Offer::new(Some("all"), false).map(|o| o.toolsets.len()),
+            Ok(Toolset::ALL.len())
+        );
         assert!(Offer::new(None, false).is_ok_and(|o| !o.toolsets.contains(&Toolset::Api)));
     }
 

@@ -4,7 +4,9 @@
 //! MCP on stdin/stdout; `demo` does the same against a built-in simulated Mattermost; `overrides` prints
 //! the spec overrides the client was generated with. Logs go to stderr.
 
-use mattermost_mcp::{config, context, inventory, log, mattermost, overrides_cmd, server, spec_check};
+use mattermost_mcp::{
+    config, context, inventory, log, mattermost, overrides_cmd, server, spec_check,
+};
 
 use clap::{Parser, Subcommand};
 use rmcp::ServiceExt;

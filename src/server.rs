@@ -166,7 +166,9 @@ impl Server {
                 })?,
         };
         if self.page_size == 0 {
-            return Ok(ListToolsResult::with_all_items(self.listed[start..].to_vec()));
+            return Ok(ListToolsResult::with_all_items(
+                self.listed[start..].to_vec(),
+            ));
         }
         let end = (start + self.page_size).min(self.listed.len());
         let mut result = ListToolsResult::with_all_items(self.listed[start..end].to_vec());
@@ -215,9 +217,14 @@ impl Server {
     ) -> Result<Value, Stop> {
         let (args, limit) = args::check(tool.name, &tool.all_args(), arguments, tool.limit())?;
         let scope = Arc::new(
-            CallScope::new(tool.name, cx.token().clone(), tool.operations(), self.budget)
-                .with_progress(progress)
-                .with_cancellation(cancelled),
+            CallScope::new(
+                tool.name,
+                cx.token().clone(),
+                tool.operations(),
+                self.budget,
+            )
+            .with_progress(progress)
+            .with_cancellation(cancelled),
         );
         let budget = self.budget;
         let outcome = async {
@@ -227,16 +234,16 @@ impl Server {
                 String::new()
             };
             let binding = Binding::new(tool.name, args.map(), &person);
-            let position = match args.str("cursor") {
-                Some(c) => {
-                    let names: Vec<&str> = inventory::tools().iter().map(|t| t.name).collect();
-                    Some(
-                        cursor::decode(c, &binding, &names)
-                            .map_err(|e| ToolError::new(ErrorKind::BadCursor, e.message(tool.name)))?,
-                    )
-                }
-                None => None,
-            };
+            let position =
+                match args.str("cursor") {
+                    Some(c) => {
+                        let names: Vec<&str> = inventory::tools().iter().map(|t| t.name).collect();
+                        Some(cursor::decode(c, &binding, &names).map_err(|e| {
+                            ToolError::new(ErrorKind::BadCursor, e.message(tool.name))
+                        })?)
+                    }
+                    None => None,
+                };
             let raw = Raw {
                 args: args.into_map(),
                 limit,
@@ -268,11 +275,20 @@ impl Server {
 
     /// Says what a failure means for the call: the budget, the cancellation, and whether calling again
     /// loses anything.
-    fn explain(&self, mut e: ToolError, tool: &Tool, scope: &CallScope, resumable: bool) -> ToolError {
+    fn explain(
+        &self,
+        mut e: ToolError,
+        tool: &Tool,
+        scope: &CallScope,
+        resumable: bool,
+    ) -> ToolError {
         if scope.is_cancelled() && matches!(e.kind, ErrorKind::Refused) {
             e = ToolError::new(
                 ErrorKind::Cancelled,
-                format!("The call was cancelled after {} Mattermost requests.", scope.requests()),
+                format!(
+                    "The call was cancelled after {} Mattermost requests.",
+                    scope.requests()
+                ),
             );
         }
         let out_of_budget = scope.remaining().is_zero()
@@ -309,7 +325,8 @@ fn progress_of(rcx: &RequestContext<RoleServer>) -> Option<Progress> {
     let token = rcx.meta.get_progress_token()?;
     let peer = rcx.peer.clone();
     Some(Box::new(move |step, total, message| {
-        let mut param = ProgressNotificationParam::new(token.clone(), f64::from(step)).with_message(message);
+        let mut param =
+            ProgressNotificationParam::new(token.clone(), f64::from(step)).with_message(message);
         if let Some(total) = total {
             param = param.with_total(f64::from(total));
         }
@@ -331,7 +348,10 @@ fn error_result(tool: &str, e: &ToolError) -> CallToolResult {
 impl ServerHandler for Server {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(Implementation::new("mattermost-mcp", env!("CARGO_PKG_VERSION")))
+            .with_server_info(Implementation::new(
+                "mattermost-mcp",
+                env!("CARGO_PKG_VERSION"),
+            ))
             .with_instructions(INSTRUCTIONS)
     }
 
@@ -354,7 +374,11 @@ impl ServerHandler for Server {
             }
             let names: Vec<&str> = self.tools.iter().map(|t| t.name).collect();
             return Err(ErrorData::invalid_params(
-                format!("There is no tool `{}`; the tools are: {}.", request.name, names.join(", ")),
+                format!(
+                    "There is no tool `{}`; the tools are: {}.",
+                    request.name,
+                    names.join(", ")
+                ),
                 None,
             ));
         };
@@ -369,7 +393,14 @@ impl ServerHandler for Server {
         let ct = rcx.ct.clone();
         let cancelled: Cancelled = Box::new(move || ct.is_cancelled());
         let outcome = self
-            .run(&cx, tool, request.arguments.as_ref(), client, progress_of(&rcx), Some(cancelled))
+            .run(
+                &cx,
+                tool,
+                request.arguments.as_ref(),
+                client,
+                progress_of(&rcx),
+                Some(cancelled),
+            )
             .await;
         Ok(match outcome {
             Ok(value) => CallToolResult::structured(value).into(),

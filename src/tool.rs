@@ -12,9 +12,9 @@ use crate::args::{Arg, Kind, Limit};
 use crate::calls::Call;
 use crate::context::Ctx;
 use crate::error::{ErrorKind, ToolError};
+use crate::paging::Strategy;
 use crate::paging::cursor::{self, Binding, Fields, Position};
 use crate::paging::envelope::{Envelope, Page};
-use crate::paging::Strategy;
 use rmcp::model::{InputRequiredResult, InputResponses, JsonObject};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -353,7 +353,10 @@ pub fn answer<T: Serialize>(tool: &str, value: &T) -> Result<Value, Stop> {
 }
 
 /// A list's page as its envelope, as JSON.
-pub fn envelope<I: Serialize, X: Serialize>(page: Page<I, X>, binding: &Binding) -> Result<Value, Stop> {
+pub fn envelope<I: Serialize, X: Serialize>(
+    page: Page<I, X>,
+    binding: &Binding,
+) -> Result<Value, Stop> {
     let env = Envelope::of(page, binding, requests_so_far());
     answer(binding.tool, &env)
 }

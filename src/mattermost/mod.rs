@@ -120,3 +120,14 @@ pub trait Maybe: Sized {
 }
 
 impl<T> Maybe for T {}
+
+/// Runs `f` as the person whose token this is, allowed to send any operation: only for the project's
+/// own tests that call Mattermost directly, outside any tool.
+pub async fn as_person_for_tests<F: Future>(token: &crate::config::Secret, f: F) -> F::Output {
+    std::sync::Arc::new(call::CallScope::any_for_tests(
+        token.clone(),
+        std::time::Duration::from_secs(60),
+    ))
+    .run(f)
+    .await
+}

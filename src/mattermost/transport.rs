@@ -152,7 +152,8 @@ impl ClientHooks<Transport> for Client {
         let mut auth = HeaderValue::from_str(&format!("Bearer {}", scope.token().expose()))
             .map_err(|_| {
                 Error::Custom(
-                    "the token holds characters an HTTP header cannot carry; nothing was sent".into(),
+                    "the token holds characters an HTTP header cannot carry; nothing was sent"
+                        .into(),
                 )
             })?;
         auth.set_sensitive(true);

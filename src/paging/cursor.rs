@@ -83,7 +83,11 @@ pub struct Binding {
 }
 
 impl Binding {
-    pub fn new(tool: &'static str, args: &serde_json::Map<String, serde_json::Value>, person: &str) -> Binding {
+    pub fn new(
+        tool: &'static str,
+        args: &serde_json::Map<String, serde_json::Value>,
+        person: &str,
+    ) -> Binding {
         Binding {
             tool,
             fingerprint: fingerprint(args),
@@ -250,13 +254,22 @@ fn canonical_value(v: &serde_json::Value) -> String {
             keys.sort();
             let parts: Vec<String> = keys
                 .iter()
-                .map(|k| format!("{}:{}", Value::String((*k).clone()), canonical_value(&map[*k])))
+                .map(|k| {
+                    format!(
+                        "{}:{}",
+                        Value::String((*k).clone()),
+                        canonical_value(&map[*k])
+                    )
+                })
                 .collect();
             format!("{{{}}}", parts.join(","))
         }
         Value::Array(list) => format!(
             "[{}]",
-            list.iter().map(canonical_value).collect::<Vec<_>>().join(",")
+            list.iter()
+                .map(canonical_value)
+                .collect::<Vec<_>>()
+                .join(",")
         ),
         other => other.to_string(),
     }
@@ -330,7 +343,8 @@ pub fn decode(cursor: &str, binding: &Binding, tools: &[&str]) -> Result<Fields,
         .split('.')
         .all(|g| !g.is_empty() && g.len() <= GROUP);
     let raw: String = trimmed.chars().filter(|c| *c != '.').collect();
-    let allowed = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '_' | '~' | '-');
+    let allowed =
+        |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '_' | '~' | '-');
     if !well_grouped || raw.len() < HEADER_LEN + CHECK_LEN || !raw.chars().all(allowed) {
         return Err(CursorError::Garbled);
     }
@@ -386,7 +400,9 @@ mod tests {
 
     impl Position for Pos {
         fn write(&self, f: &mut Fields) {
-            f.tag(if self.back { 'b' } else { 'f' }).num(self.t).id(&self.id);
+            f.tag(if self.back { 'b' } else { 'f' })
+                .num(self.t)
+                .id(&self.id);
         }
         fn read(r: &mut Reader<'_>) -> Option<Pos> {
             let back = match r.tag()? {
@@ -431,7 +447,9 @@ mod tests {
     #[test]
     fn fingerprint_ignores_limit_cursor_and_key_order() {
         let a = fingerprint(&args(json!({"channel": "x", "team": "t", "limit": 5})));
-        let b = fingerprint(&args(json!({"team": "t", "channel": "x", "limit": 50, "cursor": "zz"})));
+        let b = fingerprint(&args(
+            json!({"team": "t", "channel": "x", "limit": 50, "cursor": "zz"}),
+        ));
         assert_eq!(a, b);
         assert_ne!(a, fingerprint(&args(json!({"channel": "y", "team": "t"}))));
     }
@@ -441,15 +459,27 @@ mod tests {
         let b = binding("read_channel", json!({"channel": "x"}), "user1");
         let c = encode(&b, &fields_of(&sample()));
         assert_eq!(
-            decode(&c, &binding("list_saved", json!({"channel": "x"}), "user1"), &["read_channel"]),
+            decode(
+                &c,
+                &binding("list_saved", json!({"channel": "x"}), "user1"),
+                &["read_channel"]
+            ),
             Err(CursorError::OtherTool(Some("read_channel".into())))
         );
         assert_eq!(
-            decode(&c, &binding("read_channel", json!({"channel": "y"}), "user1"), &[]),
+            decode(
+                &c,
+                &binding("read_channel", json!({"channel": "y"}), "user1"),
+                &[]
+            ),
             Err(CursorError::OtherArguments)
         );
         assert_eq!(
-            decode(&c, &binding("read_channel", json!({"channel": "x"}), "user2"), &[]),
+            decode(
+                &c,
+                &binding("read_channel", json!({"channel": "x"}), "user2"),
+                &[]
+            ),
             Err(CursorError::OtherPerson)
         );
         assert_eq!(decode("not a cursor!", &b, &[]), Err(CursorError::Garbled));
@@ -478,7 +508,10 @@ mod tests {
         let b = binding("list_emoji", json!({}), "");
         for s in ["", "a_b.c", "Ünï", "~~", "x y"] {
             let c = encode(&b, &fields_of(&T(s.into(), -42)));
-            assert_eq!(position::<T>(&decode(&c, &b, &[]).expect("decodes")), Ok(T(s.into(), -42)));
+            assert_eq!(
+                position::<T>(&decode(&c, &b, &[]).expect("decodes")),
+                Ok(T(s.into(), -42))
+            );
         }
     }
 }
@@ -497,7 +530,9 @@ mod robustness {
 
     fn valid() -> String {
         let mut f = Fields::default();
-        f.tag('b').num(1_700_000_000_000).id("abcdefghijklmnopqrstuvwxyz");
+        f.tag('b')
+            .num(1_700_000_000_000)
+            .id("abcdefghijklmnopqrstuvwxyz");
         encode(&binding(), &f)
     }
 
@@ -507,7 +542,11 @@ mod robustness {
             Ok(fields) => {
                 // Accepted only when it is this binding's cursor with a valid check: re-encoding gives
                 // it back.
-                assert_eq!(encode(&binding(), &fields), input.trim(), "accepted a cursor it did not make");
+                assert_eq!(
+                    encode(&binding(), &fields),
+                    input.trim(),
+                    "accepted a cursor it did not make"
+                );
             }
             Err(e) => {
                 let _ = e.message("read_channel");
@@ -565,7 +604,9 @@ mod robustness {
             z ^ (z >> 31)
         };
         let good = valid();
-        let alphabet: Vec<char> = "abcdefghijklmnopqrstuvwxyz0123456789_.~-ABZ=+/ %".chars().collect();
+        let alphabet: Vec<char> = "abcdefghijklmnopqrstuvwxyz0123456789_.~-ABZ=+/ %"
+            .chars()
+            .collect();
         let started = std::time::Instant::now();
         for n in 0..cases {
             let input = match n % 3 {

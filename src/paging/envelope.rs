@@ -145,7 +145,11 @@ mod tests {
 
     #[test]
     fn last_page_has_no_cursor_and_says_so() {
-        let v = json!(Envelope::of(Page::new(vec![1]).with_total(1), &binding(), 2));
+        let v = json!(Envelope::of(
+            Page::new(vec![1]).with_total(1),
+            &binding(),
+            2
+        ));
         assert_eq!(v["has_more"], json!(false));
         assert!(v.get("next_cursor").is_none());
         assert_eq!(v["total"], json!(1));

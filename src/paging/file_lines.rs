@@ -68,11 +68,7 @@ fn floor_boundary(s: &str, at: usize) -> usize {
 }
 
 /// One page of `lines` from `from` (the start when `None`): the items and where the next page starts.
-pub fn page(
-    lines: &[&str],
-    from: Option<Position>,
-    limit: usize,
-) -> (Vec<Line>, Option<Position>) {
+pub fn page(lines: &[&str], from: Option<Position>, limit: usize) -> (Vec<Line>, Option<Position>) {
     let mut at = from.unwrap_or(Position { l: 0, b: 0 });
     let mut items = Vec::new();
     let mut bytes = 0usize;

@@ -70,7 +70,9 @@ where
             let items = Arc::new(whole_list::sort(read_whole().await?, order));
             let bytes = items
                 .iter()
-                .map(|i| serde_json::to_vec(&i.item).map(|v| v.len()).unwrap_or(0) + i.id.len() + 16)
+                .map(|i| {
+                    serde_json::to_vec(&i.item).map(|v| v.len()).unwrap_or(0) + i.id.len() + 16
+                })
                 .sum();
             lists.put(key.to_string(), items.clone(), bytes);
             items

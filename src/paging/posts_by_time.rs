@@ -12,11 +12,11 @@
 //! The cursor holds the direction, the millisecond the page ended on, and the id of a post of that
 //! millisecond (the anchor Mattermost compares with).
 
+use super::cursor::{self, Fields, Reader};
 use crate::context::Ctx;
 use crate::error::ToolError;
 use crate::mattermost::facts::{self, PostFacts};
 use crate::mattermost::{Maybe, send, types::Post};
-use super::cursor::{self, Fields, Reader};
 
 /// Mattermost's largest page.
 pub const MAX_PER_PAGE: u32 = 200;

@@ -16,10 +16,10 @@
 //!
 //! Without `direction` Mattermost has no ORDER BY at all; `skipFetchThreads` would drop the replies.
 
+use super::cursor::{self, Fields, Reader};
 use crate::context::Ctx;
 use crate::error::ToolError;
 use crate::mattermost::{Maybe, send, types::Post};
-use super::cursor::{self, Fields, Reader};
 
 /// Mattermost's largest `perPage` for a thread (above it is a 400).
 pub const MAX_PER_PAGE: u32 = 200;

@@ -76,7 +76,11 @@ impl cursor::Position for After {
             'p' => (SortKey::Text(r.text()?), true),
             _ => return None,
         };
-        Some(After { k, id: r.id()?, cut })
+        Some(After {
+            k,
+            id: r.id()?,
+            cut,
+        })
     }
 }
 

@@ -2,25 +2,14 @@
 //! direct message channel with them), its URL, or the permalink of a post in it.
 
 use super::matching::{Candidate, Matched, ambiguous, choose, unknown};
-use super::teams::team_of;
 use super::people::user;
 use super::posts::post_id;
+use super::teams::team_of;
 use crate::context::Ctx;
 use crate::error::{ErrorKind, ToolError, quote};
 use crate::ids::is_id;
 use crate::mattermost::{send, types};
 use serde_json::json;
-
-/// The kind of a channel as tools show it.
-pub fn channel_kind(c: &types::Channel) -> &'static str {
-    match c.type_.as_deref() {
-        Some("O") => "public",
-        Some("P") => "private",
-        Some("D") => "direct",
-        Some("G") => "group",
-        _ => "unknown",
-    }
-}
 
 pub(crate) fn channel_name_like(s: &str) -> bool {
     !s.is_empty()
@@ -249,7 +238,8 @@ async fn direct_channel(
             id: c.id.clone().unwrap_or_default(),
             channel: Some(c.clone()),
         }),
-        None => Err(ToolError::new(ErrorKind::NotFound,
+        None => Err(ToolError::new(
+            ErrorKind::NotFound,
             format!(
                 "You have no direct message channel with {} (@{}). Nothing was ever written between you.",
                 quote(reference),

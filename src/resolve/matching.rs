@@ -94,7 +94,12 @@ pub fn choose<T>(wanted: &str, candidates: Vec<Candidate<T>>) -> Matched<T> {
     }
 }
 
-pub(crate) fn ambiguous(what: &str, reference: &str, candidates: Vec<Value>, how: &str) -> ToolError {
+pub(crate) fn ambiguous(
+    what: &str,
+    reference: &str,
+    candidates: Vec<Value>,
+    how: &str,
+) -> ToolError {
     ToolError::new(
         ErrorKind::Ambiguous,
         format!(

@@ -1,7 +1,7 @@
 //! A team named by id, URL name or display name.
 
-use super::matching::{Candidate, Matched, ambiguous, choose, unknown};
 use super::channels::team_name_like;
+use super::matching::{Candidate, Matched, ambiguous, choose, unknown};
 use crate::context::Ctx;
 use crate::error::ToolError;
 use crate::ids::is_id;

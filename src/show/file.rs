@@ -36,7 +36,11 @@ pub struct FileItem {
 }
 
 impl FileItem {
-    pub fn of(f: &types::FileInfo, usernames: &HashMap<String, String>, base_url: &str) -> FileItem {
+    pub fn of(
+        f: &types::FileInfo,
+        usernames: &HashMap<String, String>,
+        base_url: &str,
+    ) -> FileItem {
         let user = f.user_id.clone().unwrap_or_default();
         let author = usernames.get(&user).cloned();
         let post_id = f.post_id.clone().filter(|p| !p.is_empty());

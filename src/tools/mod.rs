@@ -35,7 +35,9 @@ pub const TEAM: Arg = Arg {
     kind: Kind::Team,
     required: false,
     about: "A team (id, name or display name); leave out for all your teams.",
-    shapes: Some("narrows the list to one team (with direct and group messages, which belong to none)"),
+    shapes: Some(
+        "narrows the list to one team (with direct and group messages, which belong to none)",
+    ),
 };
 
 /// The post a post tool reads.

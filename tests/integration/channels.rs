@@ -204,7 +204,7 @@ async fn a_team_of_1000_public_channels_with_tied_names_reads_each_once_in_at_mo
 async fn a_cursor_that_outlives_its_kept_list_reads_again_and_continues_after_its_key() {
     let (mut world, main, rooms) = team_of_rooms(12, 5, |i| format!("Room {i}"));
     let alice = world.user_id("alice").unwrap_or_default();
-    let kept = mattermost_mcp::paging::pages_with_ties::MAX_LISTS;
+    let kept = mattermost_mcp::context::LISTS_KEPT;
     for i in 0..kept {
         let t = world.team(&format!("other-{i:02}"), &format!("Other {i}"), true);
         world.add_to_team(&t, &alice);

@@ -5,7 +5,7 @@
 
 use crate::harness::{self, check_envelope, rich_world, sample_args};
 use mattermost_mcp::spec_check::pinned_surface;
-use mattermost_mcp::table::{Answer, Tool};
+use mattermost_mcp::tool::{Answer, Tool};
 use mattermost_sim::{LoggedRequest, Sim};
 use std::path::{Path, PathBuf};
 
@@ -13,7 +13,7 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const AT_LEAST_TOOLS: usize = 20;
 
 fn offered() -> Vec<&'static Tool> {
-    let tools = mattermost_mcp::server::offered(true);
+    let tools = mattermost_mcp::inventory::Offer::everything().tools();
     assert!(
         tools.len() >= AT_LEAST_TOOLS,
         "only {} tools to scan",
@@ -180,7 +180,7 @@ fn listed_names(lines: &[String]) -> Vec<String> {
 #[test]
 fn the_readmes_tool_list_is_exactly_the_tables_tools() {
     let mut listed = listed_names(&readme_section("tools"));
-    let mut table: Vec<String> = mattermost_mcp::table::tools()
+    let mut table: Vec<String> = mattermost_mcp::inventory::tools()
         .iter()
         .map(|t| t.name.to_string())
         .collect();

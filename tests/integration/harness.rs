@@ -314,7 +314,7 @@ pub fn rich_world() -> (World, Rich) {
 }
 
 /// Arguments to call `tool` with in the rich world: every required argument, from its kind.
-pub fn sample_args(tool: &mattermost_mcp::table::Tool, r: &Rich) -> Value {
+pub fn sample_args(tool: &mattermost_mcp::tool::Tool, r: &Rich) -> Value {
     use mattermost_mcp::args::Kind;
     let mut args = Map::new();
     for a in tool.all_args().iter().filter(|a| a.required) {

@@ -21,7 +21,9 @@ async fn tools_list_at_page_size_1_reaches_every_tool_and_refuses_a_bad_cursor()
             None => break,
         }
     }
-    let table: Vec<String> = mattermost_mcp::server::offered(false)
+    let table: Vec<String> = mattermost_mcp::inventory::Offer::new(None, false)
+        .expect("default")
+        .tools()
         .iter()
         .map(|t| t.name.to_string())
         .collect();
@@ -71,8 +73,14 @@ async fn foreign_other_argument_altered_and_garbled_cursors_are_refused() {
             .contains("other arguments")
     );
 
-    let fingerprint = cursor::fingerprint(&harness::obj(json!({"channel": channel})));
-    let foreign = cursor::encode("list_saved", &fingerprint, &json!({"o": 5}));
+    let binding = cursor::Binding::new(
+        "list_saved",
+        &harness::obj(json!({"channel": channel})),
+        &alice,
+    );
+    let mut fields = cursor::Fields::default();
+    fields.num(5);
+    let foreign = cursor::encode(&binding, &fields);
     let e = mcp
         .refused(
             "read_channel",
@@ -87,21 +95,14 @@ async fn foreign_other_argument_altered_and_garbled_cursors_are_refused() {
         "{e}"
     );
 
-    // Change the position inside the cursor (a digit of its time), keeping it valid JSON and base64.
-    use base64::Engine;
-    let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
-    let mut bytes = b64.decode(&good).expect("a cursor is base64url");
-    let payload_end = bytes.len() - 6;
-    let at = bytes[..payload_end]
-        .iter()
-        .rposition(|b| b.is_ascii_digit())
-        .expect("a digit in the position");
-    bytes[at] = if bytes[at] == b'9' {
-        b'8'
-    } else {
-        bytes[at] + 1
-    };
-    let altered = b64.encode(&bytes);
+    // Change one character of the position inside the cursor, keeping its form.
+    let mut chars: Vec<char> = good.chars().collect();
+    let at = (0..chars.len().saturating_sub(10))
+        .rev()
+        .find(|i| chars[*i].is_ascii_alphanumeric())
+        .expect("a letter or digit in the position");
+    chars[at] = if chars[at] == 'a' { 'b' } else { 'a' };
+    let altered: String = chars.into_iter().collect();
     let e = mcp
         .refused(
             "read_channel",
@@ -114,7 +115,7 @@ async fn foreign_other_argument_altered_and_garbled_cursors_are_refused() {
         "an altered cursor is named as such: {m}"
     );
 
-    for garbled in ["hello", "", "%%%", "eyJ0IjoxfQ"] {
+    for garbled in ["hello", "", "%%%", "eyJ0IjoxfQ", "a1b2c3d4.e5f6"] {
         let e = mcp
             .refused(
                 "read_channel",

@@ -307,7 +307,7 @@ async fn a_value_never_changes_the_path_or_query_of_the_request_it_goes_into() {
     )
     .await;
     let mut tried = 0;
-    for tool in mattermost_mcp::server::offered(true) {
+    for tool in mattermost_mcp::inventory::Offer::everything().tools() {
         for arg in tool.all_args().iter().filter(|a| {
             matches!(
                 a.kind,
@@ -414,7 +414,7 @@ async fn the_token_appears_in_no_result_error_log_line_or_panic() {
         if let Some(f) = fault {
             sim.inject(FaultRule::everywhere(f.clone()));
         }
-        for tool in mattermost_mcp::server::offered(true) {
+        for tool in mattermost_mcp::inventory::Offer::everything().tools() {
             let good = harness::sample_args(tool, &rich);
             texts.push(serde_json::to_string(&mcp.call(tool.name, good).await).unwrap_or_default());
             texts.push(

@@ -2,9 +2,10 @@
 //! generated client sends it as an ordinary typed parameter, and the answer differs with and without it.
 //! Each test is named in its override file's `test:` (a governance test keeps the two in step).
 
-use mattermost_mcp::config::Config;
-use mattermost_mcp::mattermost::{Mattermost, Maybe, send, types};
+use mattermost_mcp::config::{Config, Secret};
+use mattermost_mcp::mattermost::{Mattermost, Maybe, MmError, as_person_for_tests, types};
 use mattermost_sim::{ChannelKind, Sim, World};
+use progenitor_client::ResponseValue;
 
 const T0: i64 = 1_700_000_000_000;
 
@@ -35,14 +36,38 @@ fn fixture() -> Fixture {
     }
 }
 
-async fn client(sim: &Sim, user: &str) -> Mattermost {
+/// A connection to the simulator as one person, outside any tool.
+struct Direct {
+    mm: Mattermost,
+    token: Secret,
+}
+
+impl std::ops::Deref for Direct {
+    type Target = Mattermost;
+    fn deref(&self) -> &Mattermost {
+        &self.mm
+    }
+}
+
+async fn client(sim: &Sim, user: &str) -> Direct {
     let config = Config::from(|k| match k {
         "MATTERMOST_URL" => Some(sim.url()),
         "MATTERMOST_TOKEN" => Some(sim.token(user)),
         _ => None,
     })
     .expect("config");
-    Mattermost::connect(&config).expect("client")
+    Direct {
+        mm: Mattermost::connect(&config).expect("client"),
+        token: config.token,
+    }
+}
+
+/// Sends a generated request as the connection's person.
+async fn send<T>(
+    mm: &Direct,
+    request: impl Future<Output = Result<ResponseValue<T>, progenitor_client::Error<types::AppError>>>,
+) -> Result<ResponseValue<T>, MmError> {
+    as_person_for_tests(&mm.token, mattermost_mcp::mattermost::send(request)).await
 }
 
 fn sent(sim: &Sim, name: &str, value: &str) -> bool {
@@ -55,7 +80,7 @@ fn sent(sim: &Sim, name: &str, value: &str) -> bool {
 }
 
 async fn posts(
-    mm: &Mattermost,
+    mm: &Direct,
     channel: &str,
     per_page: i64,
     collapsed: Option<bool>,
@@ -63,6 +88,7 @@ async fn posts(
     skip: Option<bool>,
 ) -> types::PostList {
     send(
+        mm,
         mm.api
             .get_posts_for_channel()
             .channel_id(channel)
@@ -160,7 +186,7 @@ async fn get_posts_for_channel_reads_skip_fetch_threads() {
 }
 
 /// Three followed threads of alice's, replied to at T0+10, T0+20 and T0+30, the middle one read.
-async fn threads_fixture() -> (Sim, Mattermost, String, [String; 3]) {
+async fn threads_fixture() -> (Sim, Direct, String, [String; 3]) {
     let mut f = fixture();
     let mut roots = Vec::new();
     for k in 1..=3i64 {
@@ -177,7 +203,7 @@ async fn threads_fixture() -> (Sim, Mattermost, String, [String; 3]) {
 }
 
 async fn threads(
-    mm: &Mattermost,
+    mm: &Direct,
     team: &str,
     after: Option<&str>,
     before: Option<&str>,
@@ -185,6 +211,7 @@ async fn threads(
     unread: Option<bool>,
 ) -> Vec<String> {
     send(
+        mm,
         mm.api
             .get_user_threads()
             .user_id("me")
@@ -282,6 +309,7 @@ async fn view_channel_reads_collapsed_threads_supported() {
         collapsed_threads_supported: supported,
     };
     send(
+        &mm,
         mm.api
             .view_channel()
             .user_id("me")
@@ -298,6 +326,7 @@ async fn view_channel_reads_collapsed_threads_supported() {
         "true keeps the thread unread"
     );
     send(
+        &mm,
         mm.api
             .view_channel()
             .user_id("me")

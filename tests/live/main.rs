@@ -7,7 +7,7 @@
 //! the skip is printed whatever the output capture.
 
 use mattermost_mcp::config::Config;
-use mattermost_mcp::mattermost::{Mattermost, send};
+use mattermost_mcp::mattermost::{Mattermost, as_person_for_tests, send};
 use rmcp::model::CallToolRequestParams;
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
 use rmcp::{RoleClient, ServiceExt, service::RunningService};
@@ -186,24 +186,31 @@ async fn collapsed_threads_is_read_by_the_server(live: &Live, team: &str) -> Res
         _ => None,
     })?;
     let mm = Mattermost::connect(&config)?;
-    let all = send(
-        mm.api
-            .get_posts_for_channel()
-            .channel_id(&channel_id)
-            .page(0)
-            .per_page(60)
-            .send(),
+    let token = config.token.clone();
+    let all = as_person_for_tests(
+        &token,
+        send(
+            mm.api
+                .get_posts_for_channel()
+                .channel_id(&channel_id)
+                .page(0)
+                .per_page(60)
+                .send(),
+        ),
     )
     .await
     .map_err(|e| format!("{e:?}"))?;
-    let roots = send(
-        mm.api
-            .get_posts_for_channel()
-            .channel_id(&channel_id)
-            .collapsed_threads(true)
-            .page(0)
-            .per_page(60)
-            .send(),
+    let roots = as_person_for_tests(
+        &token,
+        send(
+            mm.api
+                .get_posts_for_channel()
+                .channel_id(&channel_id)
+                .collapsed_threads(true)
+                .page(0)
+                .per_page(60)
+                .send(),
+        ),
     )
     .await
     .map_err(|e| format!("{e:?}"))?;

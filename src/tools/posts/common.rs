@@ -18,7 +18,11 @@ use std::collections::{HashMap, HashSet};
 
 /// Items for a page of posts, with the authors' usernames (one lookup for those not yet known); `max`
 /// is the message length beyond which a message is cut.
-pub async fn post_items(cx: &Ctx, posts: &[Post], max: Option<usize>) -> Result<Vec<PostItem>, ToolError> {
+pub async fn post_items(
+    cx: &Ctx,
+    posts: &[Post],
+    max: Option<usize>,
+) -> Result<Vec<PostItem>, ToolError> {
     let names = cx.usernames(show::authors(posts)).await?;
     let me = cx.my_id().await?;
     let shown = Shown {
@@ -83,7 +87,12 @@ pub async fn channel_of(cx: &Ctx, channel: &str, team: Option<&str>) -> Result<S
 pub async fn teams_of(cx: &Ctx, team: Option<&str>) -> Result<Vec<String>, ToolError> {
     match team {
         Some(t) => Ok(vec![resolve::team_id(cx, t).await?]),
-        None => Ok(cx.my_teams().await?.iter().filter_map(|t| t.id.clone()).collect()),
+        None => Ok(cx
+            .my_teams()
+            .await?
+            .iter()
+            .filter_map(|t| t.id.clone())
+            .collect()),
     }
 }
 
@@ -120,7 +129,9 @@ impl ChannelPosts {
         ChannelPosts {
             channel_id: channel_id.to_string(),
             permalink: show::permalink_pattern(cx.url()),
-            incomplete_millisecond: posts.incomplete_millisecond.map(|ms| incomplete(ms, "posts")),
+            incomplete_millisecond: posts
+                .incomplete_millisecond
+                .map(|ms| incomplete(ms, "posts")),
         }
     }
 }

@@ -34,7 +34,10 @@ pub const TOOL: Tool = Tool {
         Call {
             operation: "GetFlaggedPostsForUser",
             params: &[
-                ("user_id", Source::Fixed("me", "the token user's own saved posts")),
+                (
+                    "user_id",
+                    Source::Fixed("me", "the token user's own saved posts"),
+                ),
                 (
                     "page",
                     Source::Paging(
@@ -83,9 +86,17 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Page<PostItem, ManyPosts>, 
 }
 
 /// Every saved post, as items keyed by creation time.
-async fn read_saved(cx: &Ctx, overflow: &mut Option<i64>) -> Result<Vec<Keyed<PostItem>>, ToolError> {
+async fn read_saved(
+    cx: &Ctx,
+    overflow: &mut Option<i64>,
+) -> Result<Vec<Keyed<PostItem>>, ToolError> {
     let read = saved_posts::read_all(cx).await?;
     *overflow = read.incomplete_millisecond;
     let items = post_items_in_channels(cx, &read.posts).await?;
-    Ok(read.posts.iter().zip(items).map(|(p, item)| by_creation(p, item)).collect())
+    Ok(read
+        .posts
+        .iter()
+        .zip(items)
+        .map(|(p, item)| by_creation(p, item))
+        .collect())
 }

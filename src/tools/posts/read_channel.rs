@@ -138,7 +138,10 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Page<PostItem, ChannelPosts
         )));
     }
     let (posts, total) = match input.position::<posts_by_time::Position>()? {
-        Some(p) => (posts_by_time::page(cx, &q, Start::At(p), input.limit).await?, None),
+        Some(p) => (
+            posts_by_time::page(cx, &q, Start::At(p), input.limit).await?,
+            None,
+        ),
         None => {
             if let Some(b) = &args.before {
                 let start = Start::Before(resolve::post_id(b)?);
@@ -149,7 +152,10 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Page<PostItem, ChannelPosts
             } else if let Some(t) = args.since.as_deref().and_then(crate::time::parse) {
                 since::first_page(cx, &q, t, input.limit).await?
             } else {
-                (posts_by_time::page(cx, &q, Start::Newest, input.limit).await?, None)
+                (
+                    posts_by_time::page(cx, &q, Start::Newest, input.limit).await?,
+                    None,
+                )
             }
         }
     };
