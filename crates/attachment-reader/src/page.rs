@@ -4,6 +4,9 @@
 //! cursor. An item longer than [`CHUNK`] bytes is given in pieces, each with the item's location, all
 //! but the last marked `continues`; a piece ends at a line end when one falls in its second half, so a
 //! PDF page splits between lines. A page holds at least one piece, so paging always moves on.
+//!
+//! The budget counts each piece's text and about what its location adds once serialized, so a page
+//! of short items (sheet rows, archive entries) is about as large in JSON as a page of long ones.
 
 use crate::{Item, Location};
 use schemars::JsonSchema;
@@ -57,8 +60,28 @@ fn piece_end(text: &str, start: usize) -> usize {
     }
 }
 
-/// One page of `items` from `from`, holding at most about `budget` bytes of text (at least one
-/// piece): its pieces and where the next page starts (`None` at the end).
+/// About the bytes a piece's location and braces add to its text once serialized as JSON.
+fn overhead(at: &Location) -> usize {
+    const BRACES: usize = 12; // {"text":"",} and a comma between pieces
+    BRACES
+        + match at {
+            Location::Line { .. } => 14,
+            Location::Page { .. } => 12,
+            Location::Paragraph { heading, .. } => 20 + if heading.is_some() { 12 } else { 0 },
+            Location::TableRow { .. } => 40,
+            Location::Sheet { sheet } => 12 + sheet.len(),
+            Location::Row { sheet, .. } => 24 + sheet.len(),
+            Location::Slide { title, notes, .. } => {
+                14 + if *title { 12 } else { 0 } + if *notes { 13 } else { 0 }
+            }
+            Location::Entry { modified, dir, .. } => {
+                36 + modified.as_ref().map_or(0, |m| m.len() + 14) + if *dir { 11 } else { 0 }
+            }
+        }
+}
+
+/// One page of `items` from `from`, holding at most about `budget` bytes (text and locations, at
+/// least one piece): its pieces and where the next page starts (`None` at the end).
 pub fn page(items: &[Item], from: Position, budget: usize) -> (Vec<Piece<'_>>, Option<Position>) {
     let mut at = from;
     let mut pieces = Vec::new();
@@ -68,10 +91,11 @@ pub fn page(items: &[Item], from: Position, budget: usize) -> (Vec<Piece<'_>>, O
         let start = floor_boundary(text, at.byte);
         let end = piece_end(text, start);
         let piece = &text[start..end];
-        if !pieces.is_empty() && bytes + piece.len() > budget {
+        let cost = piece.len() + overhead(&item.at);
+        if !pieces.is_empty() && bytes + cost > budget {
             break;
         }
-        bytes += piece.len();
+        bytes += cost;
         let continues = end < text.len();
         pieces.push(Piece {
             at: &item.at,
@@ -119,7 +143,7 @@ mod tests {
         loop {
             let (pieces, next) = page(&items, from, 10_000);
             pages += 1;
-            let bytes: usize = pieces.iter().map(|p| p.text.len()).sum();
+            let bytes: usize = pieces.iter().map(|p| p.text.len() + overhead(p.at)).sum();
             assert!(bytes <= 10_000 || pieces.len() == 1);
             for p in &pieces {
                 let Location::Page { page } = p.at else {
