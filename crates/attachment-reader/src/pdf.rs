@@ -4,14 +4,14 @@
 //! stream's inflation); this module walks each page's content stream, decodes the strings shown by
 //! each font's encoding, and lays them out: a move to another baseline starts a line, a gap wider than
 //! a fraction of the font size becomes a space. Glyph widths come from a simple font's `/Widths`,
-//! else half the font size is assumed. Text in form XObjects is not read; nor is text in images: a
-//! page with no text says so.
+//! else half the font size is assumed. Text in form XObjects is read where the page draws them (four
+//! deep at most); text in images is not: a page with no text says so.
 
 use crate::caps::MAX_PDF_STREAM_BYTES;
 use crate::{Collector, Location, Read};
 use lopdf::Encoding;
 use lopdf::content::Content;
-use lopdf::{Dictionary, Document, LoadOptions, Object, ObjectId};
+use lopdf::{Dictionary, Document, LoadOptions, Object, ObjectId, Stream};
 use std::collections::BTreeMap;
 
 pub(crate) fn read(bytes: &[u8]) -> Read {
@@ -314,6 +314,59 @@ fn num(o: Option<&Object>) -> f32 {
         .unwrap_or(0.0)
 }
 
+/// The fonts and form XObjects a content stream may name.
+struct Resources<'a> {
+    fonts: BTreeMap<Vec<u8>, Font<'a>>,
+    forms: BTreeMap<Vec<u8>, &'a Stream>,
+}
+
+/// The dictionary at `key` of `dict`, through a reference if need be.
+fn dict_at<'a>(doc: &'a Document, dict: &'a Dictionary, key: &[u8]) -> Option<&'a Dictionary> {
+    dict.get_deref(key, doc).ok()?.as_dict().ok()
+}
+
+/// Adds the form XObjects of a resource dictionary (those already named win).
+fn add_forms<'a>(
+    doc: &'a Document,
+    res: &'a Dictionary,
+    forms: &mut BTreeMap<Vec<u8>, &'a Stream>,
+) {
+    let Some(xobjects) = dict_at(doc, res, b"XObject") else {
+        return;
+    };
+    for (name, value) in xobjects.iter() {
+        if let Ok((_, Object::Stream(stream))) = doc.dereference(value) {
+            let form = stream
+                .dict
+                .get(b"Subtype")
+                .and_then(Object::as_name)
+                .is_ok_and(|n| n == b"Form");
+            if form {
+                forms.entry(name.clone()).or_insert(stream);
+            }
+        }
+    }
+}
+
+/// A form XObject's own resources.
+fn form_resources<'a>(doc: &'a Document, res: &'a Dictionary) -> Resources<'a> {
+    let mut fonts = BTreeMap::new();
+    if let Some(dict) = dict_at(doc, res, b"Font") {
+        for (name, value) in dict.iter() {
+            if let Ok(f) = doc.dereference(value).and_then(|(_, o)| o.as_dict()) {
+                fonts.insert(name.clone(), font(doc, f));
+            }
+        }
+    }
+    let mut forms = BTreeMap::new();
+    add_forms(doc, res, &mut forms);
+    Resources { fonts, forms }
+}
+
+/// How deep form XObjects are followed into one another, and how many a page may draw.
+const MAX_FORM_DEPTH: u32 = 4;
+const MAX_FORMS_PER_PAGE: u32 = 200;
+
 /// A page's text, laid out by line.
 fn page_text(doc: &Document, page: ObjectId) -> Result<String, String> {
     let fonts: BTreeMap<Vec<u8>, Font<'_>> = doc
@@ -322,11 +375,44 @@ fn page_text(doc: &Document, page: ObjectId) -> Result<String, String> {
         .into_iter()
         .map(|(name, dict)| (name, font(doc, dict)))
         .collect();
+    let mut forms = BTreeMap::new();
+    if let Ok((direct, ids)) = doc.get_page_resources(page) {
+        if let Some(res) = direct {
+            add_forms(doc, res, &mut forms);
+        }
+        for id in ids {
+            if let Ok(res) = doc.get_dictionary(id) {
+                add_forms(doc, res, &mut forms);
+            }
+        }
+    }
     let data = doc
         .get_page_content_with_limit(page, MAX_PDF_STREAM_BYTES)
         .map_err(|e| e.to_string())?;
-    let content = Content::decode(&data).map_err(|e| e.to_string())?;
     let mut layout = Layout::new();
+    let mut forms_left = MAX_FORMS_PER_PAGE;
+    walk(
+        doc,
+        &data,
+        &Resources { fonts, forms },
+        &mut layout,
+        0,
+        &mut forms_left,
+    )?;
+    trim_end_spaces(&mut layout.out);
+    Ok(layout.out)
+}
+
+/// Lays out the text a content stream shows, following the forms it draws.
+fn walk<'a>(
+    doc: &'a Document,
+    data: &[u8],
+    res: &Resources<'a>,
+    layout: &mut Layout,
+    depth: u32,
+    forms_left: &mut u32,
+) -> Result<(), String> {
+    let content = Content::decode(data).map_err(|e| e.to_string())?;
     let mut current: Option<&Font<'_>> = None;
     for op in &content.operations {
         let o = &op.operands;
@@ -340,7 +426,7 @@ fn page_text(doc: &Document, page: ObjectId) -> Result<String, String> {
                 current = o
                     .first()
                     .and_then(|n| n.as_name().ok())
-                    .and_then(|n| fonts.get(n));
+                    .and_then(|n| res.fonts.get(n));
                 let size = num(o.get(1)).abs();
                 layout.size = if size > 0.0 { size } else { 1.0 };
             }
@@ -364,20 +450,20 @@ fn page_text(doc: &Document, page: ObjectId) -> Result<String, String> {
                 layout.moved(layout.e + tx * layout.a, layout.f + ty * layout.d);
             }
             "TL" => layout.leading = num(o.first()),
-            "T*" => next_line(&mut layout),
+            "T*" => next_line(layout),
             "Tj" => {
                 if let Some(Object::String(s, _)) = o.first() {
                     layout.show(current, s);
                 }
             }
             "'" => {
-                next_line(&mut layout);
+                next_line(layout);
                 if let Some(Object::String(s, _)) = o.first() {
                     layout.show(current, s);
                 }
             }
             "\"" => {
-                next_line(&mut layout);
+                next_line(layout);
                 if let Some(Object::String(s, _)) = o.get(2) {
                     layout.show(current, s);
                 }
@@ -392,11 +478,32 @@ fn page_text(doc: &Document, page: ObjectId) -> Result<String, String> {
                     }
                 }
             }
+            "Do" if depth < MAX_FORM_DEPTH && *forms_left > 0 => {
+                let form = o
+                    .first()
+                    .and_then(|n| n.as_name().ok())
+                    .and_then(|n| res.forms.get(n));
+                if let Some(form) = form {
+                    *forms_left -= 1;
+                    let own =
+                        dict_at(doc, &form.dict, b"Resources").map(|r| form_resources(doc, r));
+                    if let Ok(data) = form.decompressed_content_with_limit(MAX_PDF_STREAM_BYTES) {
+                        // A form that cannot be read leaves the page's other text as it is.
+                        let _ = walk(
+                            doc,
+                            &data,
+                            own.as_ref().unwrap_or(res),
+                            layout,
+                            depth + 1,
+                            forms_left,
+                        );
+                    }
+                }
+            }
             _ => {}
         }
     }
-    trim_end_spaces(&mut layout.out);
-    Ok(layout.out)
+    Ok(())
 }
 
 fn next_line(layout: &mut Layout) {

@@ -86,6 +86,12 @@ fn pdf_pages_carry_their_numbers_and_say_when_they_have_no_text() {
 }
 
 #[test]
+fn pdf_text_drawn_in_a_form_is_read() {
+    let got = items(&samples::pdf_with_form(), "stamped.pdf", None);
+    assert_eq!(texts(&got.items), ["Body text\nStamped in a form"]);
+}
+
+#[test]
 fn a_pdf_that_needs_a_password_says_so() {
     use lopdf::{EncryptionState, EncryptionVersion, Permissions};
     let bytes = samples::pdf(&[vec!["secret plans".into()]]);

@@ -448,3 +448,60 @@ pub fn encode(img: &image::DynamicImage, format: image::ImageFormat) -> Vec<u8> 
     img.write_to(&mut out, format).expect("encode image");
     out.into_inner()
 }
+
+/// A one-page PDF whose page shows "Body text" itself and draws a form XObject that shows "Stamped
+/// in a form" (uncompressed, with its own font resources).
+pub fn pdf_with_form() -> Vec<u8> {
+    let mut doc = Document::with_version("1.5");
+    let pages_id = doc.new_object_id();
+    let font_id = doc.add_object(dictionary! {
+        "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Helvetica",
+    });
+    let form = Content {
+        operations: vec![
+            Operation::new("BT", vec![]),
+            Operation::new("Tf", vec!["FF".into(), 10.into()]),
+            Operation::new("Td", vec![72.into(), 100.into()]),
+            Operation::new("Tj", vec![Object::string_literal("Stamped in a form")]),
+            Operation::new("ET", vec![]),
+        ],
+    };
+    let form_id = doc.add_object(Stream::new(
+        dictionary! {
+            "Type" => "XObject", "Subtype" => "Form",
+            "BBox" => vec![0.into(), 0.into(), 595.into(), 842.into()],
+            "Resources" => dictionary! { "Font" => dictionary! { "FF" => font_id } },
+        },
+        form.encode().expect("form"),
+    ));
+    let body = Content {
+        operations: vec![
+            Operation::new("BT", vec![]),
+            Operation::new("Tf", vec!["F1".into(), 12.into()]),
+            Operation::new("Td", vec![72.into(), 700.into()]),
+            Operation::new("Tj", vec![Object::string_literal("Body text")]),
+            Operation::new("ET", vec![]),
+            Operation::new("Do", vec!["Fm1".into()]),
+        ],
+    };
+    let content_id = doc.add_object(Stream::new(dictionary! {}, body.encode().expect("body")));
+    let page_id = doc.add_object(dictionary! {
+        "Type" => "Page", "Parent" => pages_id, "Contents" => content_id,
+        "Resources" => dictionary! {
+            "Font" => dictionary! { "F1" => font_id },
+            "XObject" => dictionary! { "Fm1" => form_id },
+        },
+    });
+    doc.objects.insert(
+        pages_id,
+        Object::Dictionary(dictionary! {
+            "Type" => "Pages", "Kids" => vec![Object::Reference(page_id)], "Count" => 1,
+            "MediaBox" => vec![0.into(), 0.into(), 595.into(), 842.into()],
+        }),
+    );
+    let catalog_id = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
+    doc.trailer.set("Root", catalog_id);
+    let mut out = Vec::new();
+    doc.save_to(&mut out).expect("save pdf");
+    out
+}
