@@ -155,9 +155,9 @@ pub enum Location {
     /// slide's title), or the slide's speaker notes (`notes`).
     Slide {
         slide: u32,
-        #[serde(skip_serializing_if = "is_false")]
+        #[serde(default, skip_serializing_if = "is_false")]
         title: bool,
-        #[serde(skip_serializing_if = "is_false")]
+        #[serde(default, skip_serializing_if = "is_false")]
         notes: bool,
     },
     /// An archive's entry, numbered from 1 in the archive's order; its text is the entry's path.
@@ -168,7 +168,7 @@ pub enum Location {
         size: u64,
         #[serde(skip_serializing_if = "Option::is_none")]
         modified: Option<String>,
-        #[serde(skip_serializing_if = "is_false")]
+        #[serde(default, skip_serializing_if = "is_false")]
         dir: bool,
     },
 }
@@ -370,18 +370,29 @@ impl Collector {
         }
     }
 
-    /// Adds an item; false once the caps are reached (the item is then dropped).
-    pub fn push(&mut self, at: Location, text: String) -> bool {
+    /// Adds an item; false once the caps are reached. An item that would pass the text cap is cut to
+    /// what is left of it, at a character boundary, and ends with `…`.
+    pub fn push(&mut self, at: Location, mut text: String) -> bool {
         if self.full {
             return false;
         }
-        if self.items.len() >= caps::MAX_ITEMS || self.bytes + text.len() > caps::MAX_OUTPUT_TEXT {
+        if self.items.len() >= caps::MAX_ITEMS {
             self.full = true;
             return false;
         }
+        let room = caps::MAX_OUTPUT_TEXT - self.bytes;
+        if text.len() > room {
+            let mut end = room.saturating_sub('…'.len_utf8());
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            text.truncate(end);
+            text.push('…');
+            self.full = true;
+        }
         self.bytes += text.len();
         self.items.push(Item { at, text });
-        true
+        !self.full
     }
 
     pub fn is_full(&self) -> bool {

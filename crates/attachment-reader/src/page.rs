@@ -31,7 +31,7 @@ pub struct Piece<'a> {
     pub at: &'a Location,
     pub text: &'a str,
     /// The item's text goes on in the next piece.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub continues: bool,
 }
 

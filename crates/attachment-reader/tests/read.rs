@@ -663,3 +663,33 @@ fn page_costs() {
         assert!(page_text <= PAGE_BYTES + 8 * 1024);
     }
 }
+
+#[test]
+fn a_read_stops_at_its_text_cap_with_a_note() {
+    let long = "word ".repeat(2 * 1024 * 1024);
+    let body = [
+        samples::w_p(None, "first"),
+        samples::w_p(None, &long),
+        samples::w_p(None, "never reached"),
+    ]
+    .concat();
+    let got = items(&samples::docx_with_body(&body), "long.docx", None);
+    let bytes: usize = got.items.iter().map(|i| i.text.len()).sum();
+    assert!(bytes <= caps::MAX_OUTPUT_TEXT);
+    assert_eq!(got.items.len(), 2);
+    assert!(got.items[1].text.ends_with('…'));
+    assert!(
+        got.notes.iter().any(|n| n.contains("stop after")),
+        "{:?}",
+        got.notes
+    );
+}
+
+#[test]
+fn optional_fields_are_optional_in_the_schema() {
+    let schema = serde_json::to_value(schemars::schema_for!(Item)).expect("schema");
+    let text = schema.to_string();
+    assert!(!text.contains(r#"["slide","title","notes"]"#), "{text}");
+    assert!(text.contains(r#""required":["slide"]"#), "{text}");
+    assert!(text.contains(r#""required":["entry","size"]"#), "{text}");
+}
