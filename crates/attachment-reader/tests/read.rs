@@ -86,6 +86,39 @@ fn pdf_pages_carry_their_numbers_and_say_when_they_have_no_text() {
 }
 
 #[test]
+fn pdf_words_placed_one_by_one_are_laid_out_in_lines() {
+    use lopdf::Object;
+    use lopdf::content::Operation;
+    let tm = |x: i64, y: i64| {
+        Operation::new(
+            "Tm",
+            vec![12.into(), 0.into(), 0.into(), 12.into(), x.into(), y.into()],
+        )
+    };
+    let tj = |s: &str| Operation::new("Tj", vec![Object::string_literal(s)]);
+    let ops = vec![
+        Operation::new("BT", vec![]),
+        Operation::new("Tf", vec!["F1".into(), 1.into()]),
+        // Words at their own places on one baseline: spaces between; glyphs run on: none.
+        tm(72, 700),
+        tj("Hello"),
+        tm(110, 700),
+        tj("wor"),
+        tm(128, 700),
+        tj("ld"),
+        // A lower baseline: a new line; T* another.
+        tm(72, 680),
+        tj("Second line"),
+        Operation::new("TL", vec![14.into()]),
+        Operation::new("T*", vec![]),
+        tj("Third"),
+        Operation::new("ET", vec![]),
+    ];
+    let got = items(&samples::pdf_of_operations(vec![ops]), "placed.pdf", None);
+    assert_eq!(texts(&got.items), ["Hello world\nSecond line\nThird"]);
+}
+
+#[test]
 fn pdf_text_drawn_in_a_form_is_read() {
     let got = items(&samples::pdf_with_form(), "stamped.pdf", None);
     assert_eq!(texts(&got.items), ["Body text\nStamped in a form"]);

@@ -287,27 +287,18 @@ pub fn ods() -> Vec<u8> {
 
 /// A PDF of pages, each given as lines of text (an empty page has no text, only a drawn box).
 pub fn pdf(pages: &[Vec<String>]) -> Vec<u8> {
-    let mut doc = Document::with_version("1.5");
-    let pages_id = doc.new_object_id();
-    let font_id = doc.add_object(dictionary! {
-        "Type" => "Font",
-        "Subtype" => "Type1",
-        "BaseFont" => "Helvetica",
-        "Encoding" => "WinAnsiEncoding",
-    });
-    let resources_id = doc.add_object(dictionary! {
-        "Font" => dictionary! { "F1" => font_id },
-    });
-    let mut kids = Vec::new();
-    for lines in pages {
-        let mut ops = Vec::new();
-        if lines.is_empty() {
-            ops.push(Operation::new(
-                "re",
-                vec![10.into(), 10.into(), 100.into(), 100.into()],
-            ));
-            ops.push(Operation::new("f", vec![]));
-        } else {
+    let ops = pages
+        .iter()
+        .map(|lines| {
+            let mut ops = Vec::new();
+            if lines.is_empty() {
+                ops.push(Operation::new(
+                    "re",
+                    vec![10.into(), 10.into(), 100.into(), 100.into()],
+                ));
+                ops.push(Operation::new("f", vec![]));
+                return ops;
+            }
             ops.push(Operation::new("BT", vec![]));
             ops.push(Operation::new("Tf", vec!["F1".into(), 11.into()]));
             ops.push(Operation::new("Td", vec![72.into(), 770.into()]));
@@ -326,7 +317,27 @@ pub fn pdf(pages: &[Vec<String>]) -> Vec<u8> {
                 ops.push(Operation::new("TJ", vec![Object::Array(parts)]));
             }
             ops.push(Operation::new("ET", vec![]));
-        }
+            ops
+        })
+        .collect();
+    pdf_of_operations(ops)
+}
+
+/// A PDF whose pages show the given operations, with Helvetica as font `F1`.
+pub fn pdf_of_operations(pages: Vec<Vec<Operation>>) -> Vec<u8> {
+    let mut doc = Document::with_version("1.5");
+    let pages_id = doc.new_object_id();
+    let font_id = doc.add_object(dictionary! {
+        "Type" => "Font",
+        "Subtype" => "Type1",
+        "BaseFont" => "Helvetica",
+        "Encoding" => "WinAnsiEncoding",
+    });
+    let resources_id = doc.add_object(dictionary! {
+        "Font" => dictionary! { "F1" => font_id },
+    });
+    let mut kids = Vec::new();
+    for ops in pages {
         let content = Content { operations: ops };
         let stream = Stream::new(dictionary! {}, content.encode().expect("encode content"));
         let content_id = doc.add_object(stream);
