@@ -9,9 +9,28 @@ use std::collections::BTreeSet;
 /// Every tool.
 pub fn tools() -> &'static [&'static Tool] {
     static ALL: &[&Tool] = &[
+        // people
+        &tools::people::get_me::TOOL,
+        &tools::people::get_users::TOOL,
+        &tools::people::search_users::TOOL,
+        &tools::people::get_status::TOOL,
+        // teams
+        &tools::teams::list_teams::TOOL,
+        &tools::teams::get_team::TOOL,
+        &tools::teams::list_team_members::TOOL,
+        // channels
+        &tools::channels::list_channels::TOOL,
+        &tools::channels::get_channel::TOOL,
+        &tools::channels::search_channels::TOOL,
+        &tools::channels::list_team_channels::TOOL,
+        &tools::channels::list_archived_channels::TOOL,
+        &tools::channels::list_channel_members::TOOL,
+        &tools::channels::get_channel_stats::TOOL,
         // posts
         &tools::posts::read_channel::TOOL,
         &tools::posts::list_saved::TOOL,
+        // writes
+        &tools::writes::mark_channel_read::TOOL,
     ];
     ALL
 }

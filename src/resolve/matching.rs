@@ -36,9 +36,12 @@ pub enum Matched<T> {
 }
 
 /// Matches `wanted` against the candidates: a whole name (case-insensitive) first, then a part of one.
-/// Nothing matched gives the five closest names.
+/// Several whole matches are ambiguous, except that a reference written as a URL name (lowercase, no
+/// spaces) that is exactly one candidate's first name means that one. Nothing matched gives the five
+/// closest names.
 pub fn choose<T>(wanted: &str, candidates: Vec<Candidate<T>>) -> Matched<T> {
-    let w = wanted.trim().to_lowercase();
+    let written = wanted.trim();
+    let w = written.to_lowercase();
     let matching = |test: &dyn Fn(&Candidate<T>) -> bool| -> Vec<usize> {
         candidates
             .iter()
@@ -48,8 +51,14 @@ pub fn choose<T>(wanted: &str, candidates: Vec<Candidate<T>>) -> Matched<T> {
             .collect()
     };
     // The first name is the one a thing is addressed by (a channel's or team's URL name, a username):
-    // a whole match of it wins over a display name that happens to be the same.
-    let primary = matching(&|c| c.names.first().is_some_and(|n| n.to_lowercase() == w));
+    // written as such (`random`, not `Random`), an exact match of it wins over another's display name
+    // that is the same word. A reference written otherwise is a display name, and names all it matches.
+    let as_url_name = written == w && !w.chars().any(char::is_whitespace);
+    let primary = if as_url_name {
+        matching(&|c| c.names.first().is_some_and(|n| n == written))
+    } else {
+        Vec::new()
+    };
     let whole = if primary.len() == 1 {
         primary
     } else {
@@ -164,7 +173,9 @@ mod tests {
         assert!(
             matches!(choose("twon-square", c()), Matched::None(v) if v.first().map(String::as_str) == Some("town-square"))
         );
-        // A URL name wins over another's display name that is the same word.
+        // Written as a URL name, a URL name wins over another's display name that is the same word;
+        // written as a display name ("Random"), it names both channels displayed so, which is
+        // ambiguous (it used to pick the one whose URL name is `random`, silently).
         let random = || {
             vec![
                 cand("1", &["random-2", "Random"]),
@@ -172,6 +183,14 @@ mod tests {
             ]
         };
         assert!(matches!(choose("random", random()), Matched::One(id) if id == "2"));
-        assert!(matches!(choose("Random", random()), Matched::One(id) if id == "2"));
+        assert!(matches!(choose(" random ", random()), Matched::One(id) if id == "2"));
+        assert!(matches!(choose("Random", random()), Matched::Many(v) if v.len() == 2));
+        assert!(matches!(choose("RANDOM", random()), Matched::Many(v) if v.len() == 2));
+        // One channel displayed "Random" is that channel, however it is written.
+        let one = vec![
+            cand("1", &["random-2", "Random"]),
+            cand("3", &["other", "Other"]),
+        ];
+        assert!(matches!(choose("Random", one), Matched::One(id) if id == "1"));
     }
 }

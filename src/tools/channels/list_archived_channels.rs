@@ -1,0 +1,45 @@
+//! `list_archived_channels`: a team's archived channels, by display name then id, read whole once per
+//! cursor chain and kept as `list_team_channels` is. Mattermost lists the archived public channels and
+//! the archived private ones the person was in; to a system admin it lists every archived channel of
+//! the team and the archived direct and group messages (api4/channel.go getDeletedChannelsForTeam).
+
+use super::common::{TEAM_CHANNEL_PAGES, team_channels};
+use crate::calls::Call;
+use crate::context::Ctx;
+use crate::error::ToolError;
+use crate::paging::{Page, Strategy};
+use crate::show::ChannelItem;
+use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
+use crate::tools::teams::{LISTS, TEAM};
+use serde::Deserialize;
+
+pub const TOOL: Tool = Tool {
+    name: "list_archived_channels",
+    title: "A team's archived channels",
+    description: "A team's archived channels, by display name then id: the public ones and the private ones \
+                  you were a member of (every one, for a system admin). The list is read whole once per \
+                  cursor chain and kept: later pages cost no request, and a chain resumed after ten minutes \
+                  reads it again and continues after the last channel shown.",
+    toolset: Toolset::Channels,
+    args: &[TEAM],
+    answer: Answer::List {
+        strategy: Strategy::PagesWithTies,
+        limit: LISTS,
+    },
+    hints: READS,
+    asks: Asks::Never,
+    calls: &[Call {
+        operation: "GetDeletedChannelsForTeam",
+        params: &TEAM_CHANNEL_PAGES,
+    }],
+    code: crate::list!(run => ChannelItem),
+};
+
+#[derive(Deserialize)]
+struct Args {
+    team: String,
+}
+
+async fn run(cx: &Ctx, input: Input<Args>) -> Result<Page<ChannelItem>, ToolError> {
+    team_channels(cx, &input, &input.args.team, true).await
+}

@@ -1,0 +1,158 @@
+//! What the people tools share, and the member lists of the teams and channels tools: the `users`
+//! argument (up to 100 people by any reference), the answer of a tool bounded by the names it was
+//! given (the people found, and for each name nobody has the closest usernames), people read by id
+//! 200 to a request, and the members of a team or channel keyed for a kept list.
+
+use crate::args::{Arg, Kind};
+use crate::context::Ctx;
+use crate::error::{ErrorKind, ToolError, quote};
+use crate::mattermost::facts::UserFacts;
+use crate::mattermost::types;
+use crate::paging::whole_list::Keyed;
+use crate::resolve;
+use crate::show::UserItem;
+use crate::tools::channels::common::name_key;
+use schemars::JsonSchema;
+use serde::Serialize;
+use std::collections::{HashMap, HashSet};
+
+/// The most people one call of get_users or get_status names.
+pub const MAX_PEOPLE: usize = 100;
+
+/// The people get_users and get_status read.
+pub const USERS: Arg = Arg {
+    name: "users",
+    kind: Kind::Users { max: MAX_PEOPLE },
+    required: true,
+    about: "Up to 100 people, in any mix of usernames (alice or @alice), user ids and emails.",
+    shapes: None,
+};
+
+/// A name nobody has, with the usernames closest to it.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct NotFound {
+    pub reference: String,
+    pub closest: Vec<String>,
+}
+
+/// The answer of a tool bounded by the names it was given: one item per person found, in the order
+/// first named, and the names nobody has.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Named<I> {
+    pub items: Vec<I>,
+    pub returned: usize,
+    pub not_found: Vec<NotFound>,
+}
+
+impl<I> Named<I> {
+    pub fn new(items: Vec<I>, not_found: Vec<NotFound>) -> Named<I> {
+        Named {
+            returned: items.len(),
+            items,
+            not_found,
+        }
+    }
+}
+
+/// The people `references` name, each once in the order first named, and for each name nobody has the
+/// closest usernames. Fails only when nobody at all is found, listing every name with its closest.
+pub async fn people_named(
+    cx: &Ctx,
+    references: &[String],
+) -> Result<(Vec<types::User>, Vec<NotFound>), ToolError> {
+    let (found, missing) = resolve::users(cx, references).await?;
+    let not_found: Vec<NotFound> = missing
+        .into_iter()
+        .map(|(reference, closest)| NotFound { reference, closest })
+        .collect();
+    if found.is_empty() {
+        let each: Vec<String> = not_found
+            .iter()
+            .map(|n| match n.closest.is_empty() {
+                true => quote(&n.reference),
+                false => format!(
+                    "{} (closest: {})",
+                    quote(&n.reference),
+                    n.closest.join(", ")
+                ),
+            })
+            .collect();
+        return Err(ToolError::new(
+            ErrorKind::NotFound,
+            format!(
+                "Nobody is named {}. Give usernames, user ids or emails; call search_users to find people by \
+                 part of a name.",
+                each.join(", ")
+            ),
+        )
+        .with("not_found", serde_json::json!(not_found)));
+    }
+    let first_named = |r: &str| references.iter().position(|x| x == r).unwrap_or(usize::MAX);
+    let mut ordered = found;
+    ordered.sort_by_key(|(r, _)| first_named(r));
+    let mut seen = HashSet::new();
+    let people = ordered
+        .into_iter()
+        .map(|(_, u)| u)
+        .filter(|u| seen.insert(u.id().to_string()))
+        .collect();
+    Ok((people, not_found))
+}
+
+/// How many ids one GetUsersByIds request carries.
+const ID_BATCH: usize = 200;
+
+/// People by id, 200 to a request (the `USERNAMES` call), as a map by id; an id Mattermost does not
+/// know is left out. Their usernames are kept for later pages.
+pub async fn users_by_ids(
+    cx: &Ctx,
+    ids: &[String],
+) -> Result<HashMap<String, types::User>, ToolError> {
+    let mut out = HashMap::new();
+    for chunk in ids.chunks(ID_BATCH) {
+        let users = cx
+            .call(
+                cx.mm.api.get_users_by_ids().body(chunk.to_vec()).send(),
+                "users",
+                &chunk.join(","),
+            )
+            .await?;
+        for u in users {
+            if !u.id().is_empty() && !u.username().is_empty() {
+                cx.learn_username(u.id(), u.username());
+                out.insert(u.id().to_string(), u);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The members of a team or channel (user id, and whether they administer it), each with their person
+/// read by id, keyed by username (in lowercase) then id for a kept list. A member whose person
+/// Mattermost no longer has keeps only the id.
+pub async fn members_keyed<T>(
+    cx: &Ctx,
+    members: Vec<(String, bool)>,
+    make: impl Fn(UserItem, bool) -> T,
+) -> Result<Vec<Keyed<T>>, ToolError> {
+    let ids: Vec<String> = members.iter().map(|(id, _)| id.clone()).collect();
+    let users = users_by_ids(cx, &ids).await?;
+    Ok(members
+        .into_iter()
+        .map(|(id, admin)| {
+            let item = match users.get(&id) {
+                Some(u) => UserItem::of(u),
+                None => UserItem {
+                    id: id.clone(),
+                    username: String::new(),
+                    name: None,
+                    nickname: None,
+                    email: None,
+                    is_bot: false,
+                    deactivated: false,
+                },
+            };
+            Keyed::new(name_key(&item.username), id, make(item, admin))
+        })
+        .collect())
+}

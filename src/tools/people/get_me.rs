@@ -1,0 +1,105 @@
+//! `get_me`: who the server acts as in Mattermost, and the Mattermost server's version (from the
+//! `X-Version-Id` header of the same answer).
+
+use crate::calls::ME;
+use crate::context::Ctx;
+use crate::error::ToolError;
+use crate::mattermost::facts::UserFacts;
+use crate::mattermost::send;
+use crate::time::rfc3339;
+use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+pub const TOOL: Tool = Tool {
+    name: "get_me",
+    title: "Who am I",
+    description: "Who this server acts as in Mattermost: id, username, name, nickname, email, roles, locale, \
+                  timezone, whether it is a bot, and the Mattermost server's address and version.",
+    toolset: Toolset::People,
+    args: &[],
+    answer: Answer::One,
+    hints: READS,
+    asks: Asks::Never,
+    calls: &[ME],
+    code: crate::one!(run => Me),
+};
+
+/// The token's own user and the server it is on.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Me {
+    pub id: String,
+    pub username: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nickname: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    /// Mattermost's roles (system_user, system_admin, ...).
+    pub roles: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub locale: Option<String>,
+    /// The time zone in use (IANA name), automatic or set by hand.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timezone: Option<String>,
+    pub is_bot: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub created: Option<String>,
+    pub mattermost_url: String,
+    /// The release (major.minor.patch).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mattermost_version: Option<String>,
+    /// The whole `X-Version-Id` (release, build number, config hash, licence).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mattermost_version_id: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct Args {}
+
+async fn run(cx: &Ctx, _input: Input<Args>) -> Result<Me, ToolError> {
+    let answer = send(cx.mm.api.get_user().user_id("me").send())
+        .await
+        .map_err(|e| cx.fail(e, "user", "me"))?;
+    let version = answer
+        .headers()
+        .get("x-version-id")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    let u = answer.into_inner();
+    cx.learn_username(u.id(), u.username());
+    let nonempty = |s: &Option<String>| s.clone().filter(|v| !v.is_empty());
+    let timezone = u.timezone.as_ref().and_then(|tz| {
+        let zone = if tz.use_automatic_timezone.as_deref() == Some("true") {
+            &tz.automatic_timezone
+        } else {
+            &tz.manual_timezone
+        };
+        nonempty(zone)
+    });
+    Ok(Me {
+        id: u.id().to_string(),
+        username: u.username().to_string(),
+        first_name: nonempty(&u.first_name),
+        last_name: nonempty(&u.last_name),
+        nickname: nonempty(&u.nickname),
+        email: nonempty(&u.email),
+        roles: u
+            .roles
+            .as_deref()
+            .map(|r| r.split_whitespace().map(str::to_string).collect())
+            .unwrap_or_default(),
+        locale: nonempty(&u.locale),
+        timezone,
+        is_bot: u.is_bot == Some(true),
+        created: u.create_at.filter(|t| *t > 0).map(rfc3339),
+        mattermost_url: cx.url().to_string(),
+        mattermost_version: version
+            .as_deref()
+            .map(|v| v.split('.').take(3).collect::<Vec<_>>().join(".")),
+        mattermost_version_id: version,
+    })
+}

@@ -1,0 +1,59 @@
+//! `get_team`: one team by id, name or display name, and whether the person is a member.
+
+use super::TEAM;
+use crate::calls::{Call, MY_TEAMS, Source};
+use crate::context::Ctx;
+use crate::error::ToolError;
+use crate::mattermost::facts::TeamFacts;
+use crate::resolve;
+use crate::show::TeamItem;
+use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+pub const TOOL: Tool = Tool {
+    name: "get_team",
+    title: "A team",
+    description: "One team by id, name or display name: id, name, display name, open or invite-only, \
+                  description, whether it is archived, and whether you are a member. A team you are not in \
+                  is found by its id or exact name, when Mattermost lets you see it.",
+    toolset: Toolset::Teams,
+    args: &[TEAM],
+    answer: Answer::One,
+    hints: READS,
+    asks: Asks::Never,
+    calls: &[
+        Call {
+            operation: "GetTeam",
+            params: &[("team_id", Source::Arg("team"))],
+        },
+        MY_TEAMS,
+    ],
+    code: crate::one!(run => TeamAnswer),
+};
+
+/// A team, and whether the person is in it.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct TeamAnswer {
+    #[serde(flatten)]
+    pub team: TeamItem,
+    pub member: bool,
+}
+
+#[derive(Deserialize)]
+struct Args {
+    team: String,
+}
+
+async fn run(cx: &Ctx, input: Input<Args>) -> Result<TeamAnswer, ToolError> {
+    let t = resolve::team_of(cx, &input.args.team).await?;
+    let member = cx
+        .my_teams()
+        .await?
+        .iter()
+        .any(|m| m.id() == t.id() && !t.id().is_empty());
+    Ok(TeamAnswer {
+        team: TeamItem::of(&t),
+        member,
+    })
+}
