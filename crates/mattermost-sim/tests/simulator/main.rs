@@ -1,6 +1,7 @@
 //! Tests of the simulator itself: one test per quirk of `mattermost-list-semantics.md`, named after
 //! it, plus faults, the request log, auth, permissions, the change handle and the demo world.
 
+mod audit_rows;
 mod auth;
 mod change_handle;
 mod channel_posts;
