@@ -1,7 +1,10 @@
 //! The permission checks the write routes make, as `app/authorization.go` makes them, over the
 //! default roles of `model/role.go` `MakeDefaultRoles` (system_user, system_admin, team_user,
-//! team_admin, channel_user, channel_admin) and one channel moderation: a read-only channel, whose
-//! member role has lost `create_post` (`PatchChannelModerationsForChannel`).
+//! team_admin, channel_user, channel_admin) as the permission migrations leave them
+//! (`app/permissions_migrations.go`: `channelModerationPermissionsMigration` gives channel and team
+//! admins `create_post` and the moderated permissions, `getAddUploadFilePermissionMigration`
+//! `upload_file` to whoever may post), and one channel moderation: a read-only channel, whose
+//! member role has lost `create_post` (`PatchChannelModerationsForChannel`; admins keep it).
 
 use super::{Channel, World};
 
@@ -64,8 +67,30 @@ const TEAM_USER: &[Perm] = &[
     CreatePrivateChannel,
 ];
 
-/// `team_admin`.
-const TEAM_ADMIN: &[Perm] = &[RemoveUserFromTeam, DeletePost, DeleteOthersPosts];
+/// `channel_admin` after the migrations.
+const CHANNEL_ADMIN: &[Perm] = &[
+    CreatePost,
+    UploadFile,
+    AddReaction,
+    RemoveReaction,
+    ManagePublicChannelMembers,
+    ManagePrivateChannelMembers,
+    UseChannelMentions,
+];
+
+/// `team_admin` after the migrations.
+const TEAM_ADMIN: &[Perm] = &[
+    RemoveUserFromTeam,
+    DeletePost,
+    DeleteOthersPosts,
+    CreatePost,
+    UploadFile,
+    AddReaction,
+    RemoveReaction,
+    ManagePublicChannelMembers,
+    ManagePrivateChannelMembers,
+    UseChannelMentions,
+];
 
 /// `system_user`.
 const SYSTEM_USER: &[Perm] = &[CreateDirectChannel, CreateGroupChannel];
@@ -97,10 +122,13 @@ impl World {
     }
 
     /// The roles of a channel membership: `channel_user` (less `create_post` in a read-only
-    /// channel); `channel_admin` grants none of the permissions the routes check.
+    /// channel) and, for a channel admin, `channel_admin`.
     fn channel_roles_grant(&self, channel_id: &str, user_id: &str, perm: Perm) -> bool {
-        if self.member(channel_id, user_id).is_none() {
+        let Some(m) = self.member(channel_id, user_id) else {
             return false;
+        };
+        if m.admin && CHANNEL_ADMIN.contains(&perm) {
+            return true;
         }
         if perm == CreatePost && self.writes.read_only.contains(channel_id) {
             return false;

@@ -120,7 +120,7 @@ impl World {
     }
 
     /// Make a channel read-only: its members lose `create_post` (the channel moderation "Create
-    /// Posts" off for members); system admins still post. `false` lifts it.
+    /// Posts" off for members); channel, team and system admins still post. `false` lifts it.
     pub fn set_read_only(&mut self, channel_id: &str, read_only: bool) {
         if read_only {
             self.writes.read_only.insert(channel_id.to_string());

@@ -767,3 +767,49 @@ async fn a_reminder_is_stored_in_seconds_without_validation() {
         403
     );
 }
+
+#[tokio::test]
+async fn channel_and_team_admins_keep_create_post_as_the_permission_migrations_leave_them() {
+    let mut f = fixture();
+    f.world.make_team_admin(&f.team, &f.carol);
+    let (team, private, bob_id) = (f.team.clone(), f.private.clone(), f.bob.clone());
+    let (sim, alice) = start(f.world, "alice").await;
+    let made = alice
+        .post(
+            "/channels",
+            &json!({"team_id": team, "name": "news", "display_name": "News", "type": "O"}),
+        )
+        .await
+        .json()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let bob = Client::new(&sim, "bob");
+    let joined = bob
+        .post(
+            &format!("/channels/{made}/members"),
+            &json!({"user_id": bob_id}),
+        )
+        .await;
+    assert_eq!(joined.status, 201);
+    sim.with_world(|w| w.set_read_only(&made, true));
+    assert_eq!(
+        bob.create_post(json!({"channel_id": made, "message": "x"}))
+            .await
+            .status,
+        403
+    );
+    let r = alice
+        .create_post(json!({"channel_id": made, "message": "from the channel admin"}))
+        .await;
+    assert_eq!(r.status, 201, "the creator is a channel admin: {}", r.text);
+    let team_admin = Client::new(&sim, "carol");
+    let r = team_admin
+        .create_post(json!({"channel_id": private, "message": "from the team admin"}))
+        .await;
+    assert_eq!(
+        r.status, 201,
+        "team_admin has create_post on every channel of the team: {}",
+        r.text
+    );
+}
