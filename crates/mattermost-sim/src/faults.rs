@@ -24,6 +24,7 @@ pub enum Fault {
     HtmlStatus(u16),
     /// Run the route (its effect is stored: the post exists), then close the connection without
     /// sending a response, as when a proxy or the network drops it after the server committed.
+    /// The request log records the status the route produced.
     CutAfterStore,
     /// Run the route (its effect is stored), then wait before answering, with the world unlocked
     /// (a client with a shorter timeout gives up while the write has happened).

@@ -1,6 +1,9 @@
 //! A Mattermost REST API v4 simulator for tests and the demo: the real routes, shapes, headers,
 //! errors and paging quirks of the server (see `shared/docs/mattermost-list-semantics.md`), served
-//! over HTTP on 127.0.0.1, with a change handle, a request log and fault injection.
+//! over HTTP on 127.0.0.1, with a change handle, a request log and fault injection. The write
+//! routes the product's write tools call (posts with the pending-post-id de-duplication, reactions,
+//! pins, saved posts, threads, channels and memberships, statuses, drafts, uploads) have the real
+//! server's side effects, and faults can cut or delay a response after the write was stored.
 //!
 //! ```no_run
 //! # async fn example() -> std::io::Result<()> {
