@@ -2,7 +2,7 @@
 //! (`App.attachFilesToPost`), plus the client config the product reads its limits from.
 
 use mattermost_sim::ChannelKind;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::common::*;
 use crate::write_client::{FormPart, multipart};
@@ -290,9 +290,8 @@ async fn a_post_attaches_only_the_posters_unattached_uploads_and_moves_them_to_i
         .create_post(json!({"channel_id": town, "message": "again", "file_ids": [mine[0]]}))
         .await
         .json();
-    assert_eq!(
-        again["file_ids"],
-        Value::Null,
+    assert!(
+        strings(&again["file_ids"]).is_empty(),
         "an attached file is not attached twice"
     );
 }

@@ -476,6 +476,8 @@ async fn removing_a_team_member_leaves_the_teams_channels_and_posts_in_town_squa
     f.world.archive(&old);
     let dm = f.world.direct(&f.alice, &f.bob);
     f.world.make_team_admin(&f.team, &f.alice);
+    let root = f.world.user("root");
+    f.world.make_admin(&root);
     let (team, bob, town, private) = (
         f.team.clone(),
         f.bob.clone(),
@@ -483,6 +485,7 @@ async fn removing_a_team_member_leaves_the_teams_channels_and_posts_in_town_squa
         f.private.clone(),
     );
     let (sim, c) = start(f.world, "alice").await;
+    let admin = Client::new(&sim, "root");
     let carol = Client::new(&sim, "carol");
     assert_eq!(
         carol
@@ -497,8 +500,9 @@ async fn removing_a_team_member_leaves_the_teams_channels_and_posts_in_town_squa
     assert_eq!(notice["type"], "system_remove_from_team");
     assert_eq!(notice["message"], "bob removed from the team.");
     for ch in [&town, &private, &old] {
-        let members = c.get(&format!("/channels/{ch}/members")).await.json();
-        assert!(!members.to_string().contains(&bob), "row 9: bob left {ch}");
+        let members = admin.get(&format!("/channels/{ch}/members")).await;
+        assert_eq!(members.status, 200, "{}", members.text);
+        assert!(!members.text.contains(&bob), "row 9: bob left {ch}");
     }
     let b = Client::new(&sim, "bob");
     assert!(
