@@ -402,7 +402,7 @@ impl World {
         self.users.iter().find(|u| u.id == id)
     }
 
-    pub(crate) fn user_mut(&mut self, id: &str) -> Option<&mut User> {
+    fn user_mut(&mut self, id: &str) -> Option<&mut User> {
         self.users.iter_mut().find(|u| u.id == id)
     }
 
@@ -621,7 +621,7 @@ impl World {
         self.channels.iter().find(|c| c.id == id)
     }
 
-    pub(crate) fn channel_mut(&mut self, id: &str) -> Option<&mut Channel> {
+    fn channel_mut(&mut self, id: &str) -> Option<&mut Channel> {
         self.channels.iter_mut().find(|c| c.id == id)
     }
 
@@ -701,7 +701,7 @@ impl World {
         self.post_index.get(id).map(|&i| &self.posts[i])
     }
 
-    pub(crate) fn post_mut(&mut self, id: &str) -> Option<&mut Post> {
+    fn post_mut(&mut self, id: &str) -> Option<&mut Post> {
         match self.post_index.get(id) {
             Some(&i) => Some(&mut self.posts[i]),
             None => None,
