@@ -258,7 +258,8 @@ impl World {
 
     /// A message saved by `App.CreatePost` without the user-facing side effects (system
     /// messages): the channel's LastPostAt moves up; join/leave types do not count as messages
-    /// (`SqlPostStore.SaveMultiple`).
+    /// (`SqlPostStore.SaveMultiple`). Saved through [`World::system_post`]; should that count a
+    /// join/leave message, the count is taken back here, so the rule holds either way.
     pub(crate) fn save_system_post(
         &mut self,
         channel_id: &str,
@@ -268,16 +269,22 @@ impl World {
         message: &str,
         props: Map<String, Value>,
     ) -> String {
-        let id = self.new_post(channel_id, user_id, "", at, message);
+        let counts = |w: &World| {
+            w.channel_by_id(channel_id)
+                .map(|c| (c.total_msg_count, c.total_msg_count_root))
+                .unwrap_or((0, 0))
+        };
+        let before = counts(self);
+        let id = self.system_post(channel_id, user_id, at, kind, message);
         if let Some(p) = self.post_mut(&id) {
-            p.kind = kind.to_string();
             p.props = props;
         }
+        let after = counts(self);
         if is_join_leave(kind)
             && let Some(c) = self.channel_mut(channel_id)
         {
-            c.total_msg_count -= 1;
-            c.total_msg_count_root -= 1;
+            c.total_msg_count -= after.0 - before.0;
+            c.total_msg_count_root -= after.1 - before.1;
         }
         id
     }
