@@ -11,7 +11,7 @@ use crate::write_client::multipart;
 async fn every_write_route_works_on_the_demo_world_as_demo() {
     let w = World::demo();
     let id = |team: &str, channel: &str| w.channel_id(team, channel).unwrap();
-    let (town, random2) = (id("acme", "town-square"), id("acme", "random-2"));
+    let (town, offtopic) = (id("acme", "town-square"), id("acme", "off-topic"));
     let acme = w.team_id("acme").unwrap();
     let (me, alice, bob, carol) = (
         w.user_id("demo").unwrap(),
@@ -200,13 +200,13 @@ async fn every_write_route_works_on_the_demo_world_as_demo() {
         "GM",
     );
     ok(
-        &c.delete(&format!("/channels/{random2}/members/me")).await,
+        &c.delete(&format!("/channels/{offtopic}/members/me")).await,
         200,
         "leave",
     );
     ok(
         &c.post(
-            &format!("/channels/{random2}/members"),
+            &format!("/channels/{offtopic}/members"),
             &json!({"user_id": me}),
         )
         .await,
