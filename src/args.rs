@@ -61,15 +61,16 @@ pub const MAX_REFERENCE: usize = 512;
 impl Kind {
     fn schema(self, limit: Option<Limit>) -> Value {
         match self {
-            Kind::Channel | Kind::Team | Kind::Post | Kind::User => {
-                json!({ "type": "string", "minLength": 1, "maxLength": MAX_REFERENCE })
+            // Lengths are checked (with an error that says what is accepted) rather than published: every
+            // client lists every schema, so the schema says only what a caller must know.
+            Kind::Channel | Kind::Team | Kind::Post | Kind::User | Kind::Time => {
+                json!({ "type": "string" })
             }
             Kind::Users { max } => json!({
                 "type": "array", "minItems": 1, "maxItems": max,
-                "items": { "type": "string", "minLength": 1, "maxLength": MAX_REFERENCE }
+                "items": { "type": "string" }
             }),
-            Kind::Text { max } => json!({ "type": "string", "minLength": 1, "maxLength": max }),
-            Kind::Time => json!({ "type": "string", "minLength": 1, "maxLength": 40 }),
+            Kind::Text { max } => json!({ "type": "string", "maxLength": max }),
             Kind::Flag => json!({ "type": "boolean" }),
             Kind::Limit => {
                 let l = limit.unwrap_or(Limit {
