@@ -82,11 +82,17 @@ impl MmError {
                     },
                 }
             }
-            Error::InvalidResponsePayload(bytes, e) => MmError::NotMattermost {
-                status: 200,
-                content_type: "application/json".into(),
-                detail: format!("malformed JSON ({e}): {}", snippet(&bytes)),
-            },
+            Error::InvalidResponsePayload(bytes, e) => {
+                // The answer as it was received (the transport noted it), not as it should have been.
+                let (status, content_type) = super::call::current()
+                    .and_then(|s| s.last_answer())
+                    .unwrap_or((200, "unknown".into()));
+                MmError::NotMattermost {
+                    status,
+                    content_type,
+                    detail: format!("not the JSON Mattermost sends ({e}): {}", snippet(&bytes)),
+                }
+            }
             Error::CommunicationError(e) => MmError::Unreachable {
                 timeout: e.is_timeout(),
                 detail: without_url(&e),

@@ -359,7 +359,11 @@ async fn mattermost_errors_become_errors_a_model_can_act_on() {
 async fn an_answer_that_is_not_mattermost_is_named_as_such_with_the_url() {
     let (world, channel, _) = tied_channel(5, 1, 30);
     let (sim, mcp) = harness::start(world, "alice").await;
-    for fault in [Fault::Html, Fault::HtmlStatus(200), Fault::MalformedJson] {
+    for (fault, status, content_type) in [
+        (Fault::Html, 502, "text/html"),
+        (Fault::HtmlStatus(200), 200, "text/html; charset=utf-8"),
+        (Fault::MalformedJson, 200, "application/json"),
+    ] {
         sim.clear_faults();
         sim.inject(FaultRule::always(POSTS, fault.clone()));
         let e = mcp
@@ -370,6 +374,11 @@ async fn an_answer_that_is_not_mattermost_is_named_as_such_with_the_url() {
         assert!(
             m.contains(&sim.url()) && m.contains("MATTERMOST_URL"),
             "{fault:?}: {m}"
+        );
+        assert!(
+            m.contains(&format!("status {status}"))
+                && m.contains(&format!("content type `{content_type}`")),
+            "{fault:?}: the status and content type received: {m}"
         );
     }
 }
