@@ -3,7 +3,7 @@
 use super::channels::team_name_like;
 use super::matching::{Candidate, Matched, ambiguous, choose, unknown};
 use crate::context::Ctx;
-use crate::error::{ErrorKind, ToolError, quote};
+use crate::error::ToolError;
 use crate::ids::is_id;
 use crate::mattermost::{send, types};
 use serde_json::json;
@@ -12,19 +12,10 @@ use serde_json::json;
 pub async fn team_of(cx: &Ctx, reference: &str) -> Result<types::Team, ToolError> {
     let r = reference.trim();
     if is_id(r) {
-        return match send(cx.mm.api.get_team().team_id(r).send()).await {
-            Ok(t) => Ok(t.into_inner()),
-            Err(e) if e.status() == Some(404) => Err(ToolError::new(
-                ErrorKind::NotFound,
-                format!(
-                    "Mattermost has no team with the id {}. Call list_teams for your teams, or give a team's \
-                     name.",
-                    quote(r)
-                ),
-            )
-            .with("team", serde_json::json!(reference))),
-            Err(e) => Err(cx.fail(e, "team", reference)),
-        };
+        return send(cx.mm.api.get_team().team_id(r).send())
+            .await
+            .map(|t| t.into_inner())
+            .map_err(|e| cx.fail(e, "team", reference));
     }
     let teams = cx.my_teams().await?;
     let candidates = teams

@@ -15,8 +15,8 @@ use crate::tool::Input;
 use serde::Serialize;
 use std::collections::HashMap;
 
-/// The next step for a channel that was not found.
-pub const FIND_A_CHANNEL: &str =
+/// The next step for a channel that cannot be read.
+const FIND_A_CHANNEL: &str =
     "Call list_channels for your channels, or search_channels to find one by part of its name.";
 
 /// The tool a non-member would need to read what only members may.
@@ -98,18 +98,6 @@ where
     Ok(Page::new(items).continue_at(next).with_total(total as u64))
 }
 
-/// A not-found error with the next step added.
-pub fn with_next(e: ToolError, next: &str) -> ToolError {
-    if e.kind == ErrorKind::NotFound {
-        ToolError {
-            message: format!("{} {next}", e.message),
-            ..e
-        }
-    } else {
-        e
-    }
-}
-
 /// The error for a failed request about the channel `channel_id` (named `reference`) that needs the
 /// `read_channel` permission. Only a channel's members (and system admins) hold it: team members get
 /// `read_public_channel` instead, which these requests do not accept (api4/channel.go getChannelStats,
@@ -126,7 +114,7 @@ pub async fn refused(
     what: &str,
 ) -> ToolError {
     if e.status() != Some(403) {
-        return with_next(cx.fail(e, "channel", reference), FIND_A_CHANNEL);
+        return cx.fail(e, "channel", reference);
     }
     match send(cx.mm.api.get_channel().channel_id(channel_id).send()).await {
         Ok(c) => not_member(&c.into_inner(), reference, what),
@@ -134,18 +122,10 @@ pub async fn refused(
     }
 }
 
-/// The error for a failed GetChannel: an id that names no channel, a private channel the person is not
-/// in, or another failure.
+/// The error for a failed GetChannel: a private channel the person is not in, or another failure (an
+/// id that names no channel is Mattermost's 404, told as such by `Ctx::fail`).
 pub fn channel_error(cx: &Ctx, e: MmError, reference: &str) -> ToolError {
     match e.status() {
-        Some(404) => ToolError::new(
-            ErrorKind::NotFound,
-            format!(
-                "No channel is {}: Mattermost has no channel with that id. {FIND_A_CHANNEL}",
-                quote(reference)
-            ),
-        )
-        .with("channel", serde_json::json!(reference)),
         Some(403) => ToolError::new(
             ErrorKind::Forbidden,
             format!(

@@ -23,10 +23,9 @@ use serde::{Deserialize, Serialize};
 pub const TOOL: Tool = Tool {
     name: "get_channel",
     title: "A channel",
-    description: "One channel by id, name, display name, @username (a direct message), URL or a post's \
-                  permalink: id, name, display name, kind, team, purpose, header, last post, whether it is \
-                  archived and whether you are a member (member: false for a public channel you have not \
-                  joined). For a member: unread posts, mentions and member_count (active people).",
+    description: "One channel by id, name, display name, @username (a direct message), URL or post permalink, \
+                  and whether you are a member (false for a public channel you have not joined). For a member \
+                  also unread posts, mentions and member_count.",
     toolset: Toolset::Channels,
     args: &[CHANNEL, TEAM_OF_CHANNEL],
     answer: Answer::One,

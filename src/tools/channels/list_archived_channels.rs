@@ -16,10 +16,9 @@ use serde::Deserialize;
 pub const TOOL: Tool = Tool {
     name: "list_archived_channels",
     title: "A team's archived channels",
-    description: "A team's archived channels, by display name then id: the public ones and the private ones \
-                  you were a member of (every one, for a system admin). The list is read whole once per \
-                  cursor chain and kept: later pages cost no request, and a chain resumed after ten minutes \
-                  reads it again and continues after the last channel shown.",
+    description: "A team's archived channels by display name: the public ones and the private ones you were in \
+                  (every one, for a system admin). Read whole once per cursor chain; later pages cost no \
+                  request.",
     toolset: Toolset::Channels,
     args: &[TEAM],
     answer: Answer::List {

@@ -25,10 +25,8 @@ use std::collections::HashSet;
 pub const TOOL: Tool = Tool {
     name: "list_channel_members",
     title: "A channel's members",
-    description: "The people in a channel you are a member of, by username then id: id, username, name, \
-                  nickname, email, the bot and deactivated flags, and channel_admin. Mattermost shows a \
-                  channel's members only to its members. The list is read whole once per cursor chain and \
-                  kept: later pages cost no request, and a chain resumed after ten minutes reads it again.",
+    description: "The people of a channel you are in, by username, each with channel_admin (Mattermost shows \
+                  members only to members). Read whole once per cursor chain; later pages cost no request.",
     toolset: Toolset::Channels,
     args: &[CHANNEL, TEAM_OF_CHANNEL],
     answer: Answer::List {
@@ -70,7 +68,7 @@ pub const TOOL: Tool = Tool {
 pub struct ChannelMember {
     #[serde(flatten)]
     pub person: UserItem,
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub channel_admin: bool,
 }
 

@@ -22,25 +22,23 @@ use std::collections::HashMap;
 pub const TOOL: Tool = Tool {
     name: "list_channels",
     title: "Your channels",
-    description: "The channels you are in, direct and group messages included, most recently active first \
-                  (last post, then id), each with its unread posts (since you last viewed it) and mentions; a \
-                  direct message is named by the other person (@username). Archived channels are left out \
-                  (list_archived_channels). The list is read once per cursor chain and kept, so later pages \
-                  cost no request.",
+    description: "The channels you are in, direct and group messages included, most recently active first, \
+                  with unread posts and mentions; a direct message is named @username. Archived ones are left \
+                  out (list_archived_channels). Read once per cursor chain; later pages cost no request.",
     toolset: Toolset::Channels,
     args: &[
         Arg {
             name: "team",
             kind: Kind::Team,
             required: false,
-            about: "Only this team's channels, with your direct and group messages (in no team).",
+            about: "Only this team's channels (and your direct and group messages).",
             shapes: Some("keeps the team's channels and the direct and group messages"),
         },
         Arg {
             name: "unread_only",
             kind: Kind::Flag,
             required: false,
-            about: "true: only channels with unread posts or mentions.",
+            about: "Only channels with unread posts or mentions.",
             shapes: Some("keeps only channels with unread posts or mentions"),
         },
     ],

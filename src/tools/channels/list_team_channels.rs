@@ -15,10 +15,8 @@ use serde::Deserialize;
 pub const TOOL: Tool = Tool {
     name: "list_team_channels",
     title: "A team's public channels",
-    description: "A team's public channels, joined or not, by display name then id: id, name, display name, \
-                  purpose, header, last post. Archived channels are left out (list_archived_channels). The \
-                  list is read whole once per cursor chain and kept: later pages cost no request, and a chain \
-                  resumed after ten minutes reads it again and continues after the last channel shown.",
+    description: "A team's public channels, joined or not, by display name. Archived ones are left out \
+                  (list_archived_channels). Read whole once per cursor chain; later pages cost no request.",
     toolset: Toolset::Channels,
     args: &[TEAM],
     answer: Answer::List {

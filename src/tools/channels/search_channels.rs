@@ -32,25 +32,23 @@ const CHANNEL_SEARCH_CAP: usize = 100;
 pub const TOOL: Tool = Tool {
     name: "search_channels",
     title: "Search channels",
-    description: "Channels whose name, display name or purpose contains `term`, or whose words start with \
-                  each of its words: your teams' public channels, joined or not, archived ones included \
-                  (archived: true), and your own private channels and group messages; each says whether you \
-                  are a member. By display name. Mattermost answers at most 100 public channels per team: \
-                  then capped: true; use a longer term or list_team_channels.",
+    description: "Channels whose name, display name or purpose contains `term`, or whose words start with its \
+                  words: your teams' public channels, joined or not, archived too, and your own private and \
+                  group channels, each with member. At most 100 public channels per team: then capped: true.",
     toolset: Toolset::Channels,
     args: &[
         Arg {
             name: "term",
             kind: Kind::Text { max: 64 },
             required: true,
-            about: "Part of a channel's name, display name or purpose, or the starts of its words.",
+            about: "The text to find.",
             shapes: None,
         },
         Arg {
             name: "team",
             kind: Kind::Team,
             required: false,
-            about: "Only this team of yours; otherwise every team you are in.",
+            about: "Only this team of yours.",
             shapes: Some("searches the one team instead of each of the user's teams"),
         },
     ],

@@ -16,10 +16,9 @@ use std::collections::HashMap;
 pub const TOOL: Tool = Tool {
     name: "get_status",
     title: "Who is online",
-    description: "The presence of up to 100 people (usernames, ids or emails): online, away, dnd or offline, \
-                  whether they set it themselves (set_by_user), last activity, when Do Not Disturb ends, and \
-                  their custom status. Someone Mattermost holds no status for is shown offline with no \
-                  last_activity. Names nobody has come back in not_found with the closest usernames.",
+    description: "The presence of up to 100 people: online, away, dnd or offline, set_by_user, last activity, \
+                  when Do Not Disturb ends, custom status. Someone with no status held shows offline without \
+                  last_activity. Names nobody has come back in not_found.",
     toolset: Toolset::People,
     args: &[USERS],
     answer: Answer::Bounded {

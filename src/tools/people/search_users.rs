@@ -31,39 +31,37 @@ const USER_SEARCH_CAP: i64 = 1000;
 pub const TOOL: Tool = Tool {
     name: "search_users",
     title: "Search people",
-    description: "People by username in whom every word of `term` appears somewhere (not only at the start) \
-                  in the username, first or last name, nickname or email (names and emails where Mattermost \
-                  shows them to you), or is their id. Optionally only a team's or a channel's members (a \
-                  channel you are in; `team` then only narrows its name). Mattermost answers at most 1000 \
-                  people per term: then capped: true; use a longer term.",
+    description: "People by username in whom each word of `term` appears anywhere in the username, first or \
+                  last name, nickname or email (as Mattermost shows them to you), or is their id. `team` or \
+                  `channel` (one you are in) narrows to members. At most 1000 per term: then capped: true.",
     toolset: Toolset::People,
     args: &[
         Arg {
             name: "term",
             kind: Kind::Text { max: 64 },
             required: true,
-            about: "Words each found in a username, name, nickname or email.",
+            about: "The words to find.",
             shapes: None,
         },
         Arg {
             name: "team",
             kind: Kind::Team,
             required: false,
-            about: "Only this team's members; with `channel`, the team its name is in.",
+            about: "Only this team's members (with `channel`: its team).",
             shapes: None,
         },
         Arg {
             name: "channel",
             kind: Kind::Channel,
             required: false,
-            about: "Only this channel's members (you must be one).",
+            about: "Only this channel's members.",
             shapes: None,
         },
         Arg {
             name: "include_deactivated",
             kind: Kind::Flag,
             required: false,
-            about: "true: deactivated people too (marked deactivated).",
+            about: "Include deactivated people.",
             shapes: None,
         },
     ],

@@ -14,9 +14,8 @@ use serde::{Deserialize, Serialize};
 pub const TOOL: Tool = Tool {
     name: "get_team",
     title: "A team",
-    description: "One team by id, name or display name: id, name, display name, open or invite-only, \
-                  description, whether it is archived, and whether you are a member. A team you are not in \
-                  is found by its id or exact name, when Mattermost lets you see it.",
+    description: "One team by id, name or display name, and whether you are a member. A team you are not in is \
+                  found by its id or exact name, when Mattermost shows it to you.",
     toolset: Toolset::Teams,
     args: &[TEAM],
     answer: Answer::One,

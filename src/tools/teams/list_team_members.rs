@@ -21,10 +21,8 @@ use std::collections::HashSet;
 pub const TOOL: Tool = Tool {
     name: "list_team_members",
     title: "A team's members",
-    description: "The people in a team, by username then id: id, username, name, nickname, email, the bot \
-                  flag and team_admin. Deactivated people only with include_deactivated. The list is read \
-                  whole once per cursor chain and kept: later pages cost no request, and a chain resumed \
-                  after ten minutes reads it again and continues after the last person shown.",
+    description: "A team's people by username, each with team_admin. Deactivated people only with \
+                  include_deactivated. Read whole once per cursor chain; later pages cost no request.",
     toolset: Toolset::Teams,
     args: &[
         TEAM,
@@ -32,7 +30,7 @@ pub const TOOL: Tool = Tool {
             name: "include_deactivated",
             kind: Kind::Flag,
             required: false,
-            about: "true: deactivated people too (marked deactivated).",
+            about: "Include deactivated people.",
             shapes: None,
         },
     ],
@@ -71,7 +69,7 @@ pub const TOOL: Tool = Tool {
 pub struct TeamMember {
     #[serde(flatten)]
     pub person: UserItem,
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub team_admin: bool,
 }
 

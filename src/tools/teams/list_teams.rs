@@ -17,8 +17,8 @@ use serde::Deserialize;
 pub const TOOL: Tool = Tool {
     name: "list_teams",
     title: "Your teams",
-    description: "The teams you belong to, by display name then id: id, name (the part of its URL), display \
-                  name, open or invite-only, description. Archived teams are left out.",
+    description: "Your teams by display name: id, name (its URL part), display name, open or invite-only, \
+                  description. Archived teams are left out.",
     toolset: Toolset::Teams,
     args: &[],
     answer: Answer::List {

@@ -12,7 +12,7 @@ pub const TEAM: Arg = Arg {
     name: "team",
     kind: Kind::Team,
     required: true,
-    about: "The team: its id, name (the part of its URL) or display name.",
+    about: "The team: id, name or display name.",
     shapes: None,
 };
 

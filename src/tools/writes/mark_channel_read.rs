@@ -35,10 +35,9 @@ const OWN_STATE: Hints = Hints {
 pub const TOOL: Tool = Tool {
     name: "mark_channel_read",
     title: "Mark a channel read",
-    description: "Marks a channel read for you, as opening it in Mattermost does: its unread posts and \
-                  mentions go to zero. Use it only when the person asks; reading never marks anything read. \
-                  The answer says what Mattermost did: nothing when nothing was unread or you are not a \
-                  member. Followed threads in the channel keep their unread state unless include_threads.",
+    description: "Marks a channel read for you, as opening it does. Use only when the person asks; reading \
+                  never marks anything. Says what Mattermost did: nothing when nothing was unread or you are \
+                  not a member. Threads keep their unread state unless include_threads.",
     toolset: Toolset::Writes,
     args: &[
         CHANNEL,
@@ -47,7 +46,7 @@ pub const TOOL: Tool = Tool {
             name: "include_threads",
             kind: Kind::Flag,
             required: false,
-            about: "true: also mark the channel's threads read.",
+            about: "Also mark the channel's threads read.",
             shapes: None,
         },
     ],
