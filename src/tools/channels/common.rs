@@ -105,7 +105,8 @@ where
 /// SessionHasPermissionToChannel). Mattermost answers such a request 403 for an id that names no channel
 /// too, so a 403 is told apart by reading the channel itself (GetChannel, which a team member may do
 /// for a public channel): there, a non-member of a public channel gets `not_member` naming the tool
-/// that would make them one; `what` says what only members may read.
+/// that would make them one (a channel among the person's own was refused for another reason, told as
+/// Mattermost told it); `what` says what only members may read.
 pub async fn refused(
     cx: &Ctx,
     e: MmError,
@@ -116,9 +117,19 @@ pub async fn refused(
     if e.status() != Some(403) {
         return cx.fail(e, "channel", reference);
     }
-    match send(cx.mm.api.get_channel().channel_id(channel_id).send()).await {
-        Ok(c) => not_member(&c.into_inner(), reference, what),
-        Err(e) => channel_error(cx, e, reference),
+    let c = match send(cx.mm.api.get_channel().channel_id(channel_id).send()).await {
+        Ok(c) => c.into_inner(),
+        Err(e) => return channel_error(cx, e, reference),
+    };
+    // A channel of the person's own was refused for another reason: say what Mattermost said.
+    let mine = cx
+        .my_channels()
+        .await
+        .map(|m| m.iter().any(|m| m.id() == c.id()));
+    match mine {
+        Ok(false) => not_member(&c, reference, what),
+        Ok(true) => cx.fail(e, "channel", reference),
+        Err(other) => other,
     }
 }
 
@@ -152,14 +163,17 @@ pub fn label(c: &types::Channel) -> String {
 /// The `not_member` error for a channel the person can see but is not in.
 pub fn not_member(c: &types::Channel, reference: &str, what: &str) -> ToolError {
     let label = label(c);
+    let named = if reference.trim() == c.id() {
+        format!("id {}", c.id())
+    } else {
+        format!("{}, id {}", quote(reference), c.id())
+    };
     ToolError::new(
         ErrorKind::NotMember,
         format!(
-            "You are not a member of {label} ({}, id {}), and Mattermost gives {what} only to a channel's \
-             members. To read it, join the channel first ({JOIN}), then call again; get_channel shows the \
-             channel itself without joining.",
-            quote(reference),
-            c.id()
+            "You are not a member of {label} ({named}), and Mattermost gives {what} only to a channel's \
+             members. To read it, join the channel first with {JOIN}, then call again; get_channel shows \
+             the channel itself without joining."
         ),
     )
     .with("channel_id", serde_json::json!(c.id()))

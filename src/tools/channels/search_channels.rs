@@ -150,8 +150,8 @@ fn not_in_team(t: &types::Team) -> ToolError {
         ErrorKind::NotMember,
         format!(
             "You are not a member of the team {} ({}), and Mattermost searches only the channels of your own \
-             teams (it answers 404 to anyone else). Leave out `team` to search all of yours; list_teams lists \
-             them.",
+             teams. Leave out `team` to search all of yours (list_teams lists them), or list_team_channels \
+             reads a team's public channels once you are in it.",
             quote(t.name()),
             t.display_name()
         ),

@@ -215,7 +215,7 @@ fn not_member(c: &types::Channel) -> Marked {
         last_viewed: None,
         note: format!(
             "You are not a member of {}, so it has no read state for you and nothing was changed. Joining it \
-             ({JOIN}) starts one.",
+             with {JOIN} starts one.",
             label(c)
         ),
     }
