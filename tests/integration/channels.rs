@@ -1062,3 +1062,309 @@ async fn team_members_read_each_once_by_username_and_deactivated_people_only_whe
     })
     .await;
 }
+
+// ---- what Mattermost gives a non-member, and errors that say what to do next ----
+
+/// Asserts an error carries none of Mattermost's raw refusal (status, internal error id).
+fn no_raw_refusal(e: &Value) {
+    let m = e["message"].as_str().unwrap_or_default();
+    assert!(
+        !m.contains("403") && !m.contains("api.context") && !m.contains("app_error"),
+        "raw refusal text reached the model: {m}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_public_channel_one_has_not_joined_is_shown_without_counts_and_member_only_reads_say_not_member()
+ {
+    let mut w = World::new(131);
+    let alice = w.user("alice");
+    let bob = w.user("bob");
+    let team = w.team("eng", "Engineering", true);
+    w.add_to_team(&team, &alice);
+    w.add_to_team(&team, &bob);
+    let lobby = w.channel(&team, "lobby", "Lobby", ChannelKind::Public);
+    w.join(&lobby, &bob);
+    w.post(&lobby, &bob, T0, "hello lobby");
+    let secret = w.channel(&team, "secret", "Secret", ChannelKind::Private);
+    w.join(&secret, &bob);
+    let (sim, mcp) = harness::start(w, "alice").await;
+
+    // get_channel: Mattermost refuses a non-member their membership (403): the channel is shown.
+    let c = mcp.ok("get_channel", json!({"channel": "lobby"})).await;
+    assert_eq!(c["id"], json!(lobby));
+    assert_eq!(c["member"], json!(false));
+    for absent in ["unread", "mentions", "last_viewed", "member_count"] {
+        assert!(c.get(absent).is_none(), "{absent} of a non-member: {c}");
+    }
+    assert_eq!(c["team"], json!("eng"));
+    assert_eq!(
+        requests(&sim, "GET", "/stats"),
+        0,
+        "the counts are not asked for: only members may read them"
+    );
+
+    // What only members may read is refused as not_member, naming the tool that would make one.
+    for (tool, args) in [
+        ("get_channel_stats", json!({"channel": "lobby"})),
+        ("list_channel_members", json!({"channel": "lobby"})),
+        ("search_users", json!({"term": "bob", "channel": "~lobby"})),
+    ] {
+        let e = mcp.refused(tool, args).await;
+        assert_eq!(e["kind"], json!("not_member"), "{tool}: {e}");
+        let m = e["message"].as_str().unwrap_or_default();
+        assert!(
+            m.contains("~lobby") && m.contains(&lobby) && m.contains("join_channel"),
+            "{tool}: {m}"
+        );
+        assert_eq!(e["channel_id"], json!(lobby));
+        no_raw_refusal(&e);
+    }
+
+    // The same 403 for a private channel one is not in, and for an id that names no channel, is told
+    // apart by reading the channel.
+    let e = mcp
+        .refused("get_channel_stats", json!({"channel": secret}))
+        .await;
+    assert_eq!(e["kind"], json!("forbidden"), "{e}");
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("private channel")
+    );
+    no_raw_refusal(&e);
+    let nothing = "zzzzzzzzzzzzzzzzzzzzzzzzzz";
+    for tool in ["get_channel_stats", "list_channel_members", "get_channel"] {
+        let e = mcp.refused(tool, json!({"channel": nothing})).await;
+        assert_eq!(e["kind"], json!("not_found"), "{tool}: {e}");
+        let m = e["message"].as_str().unwrap_or_default();
+        assert!(
+            m.contains(nothing) && m.contains("list_channels"),
+            "{tool}: names what was not found and the next step: {m}"
+        );
+        no_raw_refusal(&e);
+    }
+    let e = mcp.refused("get_channel", json!({"channel": secret})).await;
+    assert_eq!(e["kind"], json!("forbidden"), "{e}");
+    no_raw_refusal(&e);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_display_name_two_channels_share_is_ambiguous_and_a_url_name_written_as_one_wins() {
+    let mut w = World::new(137);
+    let alice = w.user("alice");
+    let eng = w.team("eng", "Engineering", true);
+    let ops = w.team("ops", "Operations", true);
+    w.add_to_team(&eng, &alice);
+    w.add_to_team(&ops, &alice);
+    let random = w.channel(&eng, "random", "Random", ChannelKind::Public);
+    let chatter = w.channel(&ops, "chatter", "Random", ChannelKind::Public);
+    w.join(&random, &alice);
+    w.join(&chatter, &alice);
+    let (_sim, mcp) = harness::start(w, "alice").await;
+    for written in ["Random", "RANDOM"] {
+        let e = mcp
+            .refused("get_channel", json!({"channel": written}))
+            .await;
+        assert_eq!(e["kind"], json!("ambiguous"), "{written}: {e}");
+        let candidates: BTreeSet<String> = e["candidates"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|c| c["id"].as_str().map(str::to_string))
+            .collect();
+        assert_eq!(
+            candidates,
+            [random.clone(), chatter.clone()].into_iter().collect(),
+            "{written}: every channel displayed so"
+        );
+        let m = e["message"].as_str().unwrap_or_default();
+        assert!(
+            m.contains(&random) && m.contains(&chatter) && m.contains("`team`"),
+            "{m}"
+        );
+    }
+    for written in ["random", "~random"] {
+        let c = mcp.ok("get_channel", json!({"channel": written})).await;
+        assert_eq!(
+            c["id"],
+            json!(random),
+            "{written}: the URL name, written as one"
+        );
+    }
+    let c = mcp
+        .ok("get_channel", json!({"channel": "Random", "team": "ops"}))
+        .await;
+    assert_eq!(c["id"], json!(chatter), "a team narrows the display name");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn channel_search_matches_words_by_their_start_and_refuses_a_team_one_is_not_in() {
+    let mut w = World::new(139);
+    let alice = w.user("alice");
+    let bob = w.user("bob");
+    let eng = w.team("eng", "Engineering", true);
+    w.add_to_team(&eng, &alice);
+    w.add_to_team(&eng, &bob);
+    let public = w.channel(&eng, "dev", "Engineering", ChannelKind::Public);
+    w.set_purpose(&public, "team stuff");
+    w.join(&public, &bob);
+    let private = w.channel(&eng, "core", "Core", ChannelKind::Private);
+    w.set_purpose(&private, "the engine team");
+    w.join(&private, &alice);
+    let other = w.channel(&eng, "teamwork", "Teamwork", ChannelKind::Public);
+    w.join(&other, &bob);
+    let guild = w.team("guild", "Guild", true);
+    w.add_to_team(&guild, &bob);
+    let (_sim, mcp) = harness::start(w, "alice").await;
+    let got = mcp
+        .read_all("search_channels", json!({"term": "eng team"}))
+        .await;
+    let found: BTreeSet<String> = ids(&got).into_iter().collect();
+    assert_eq!(
+        found,
+        [public.clone(), private.clone()].into_iter().collect(),
+        "every word starts a word of the name, display name or purpose (Mattermost's full text for \
+         the public channel, the same rule for one's own private channel)"
+    );
+    let member = |id: &str| {
+        got.iter()
+            .find(|c| c["id"] == json!(id))
+            .map(|c| c["member"].clone())
+    };
+    assert_eq!(member(&public), Some(json!(false)));
+    assert_eq!(member(&private), Some(json!(true)));
+    let e = mcp
+        .refused("search_channels", json!({"term": "dev", "team": "guild"}))
+        .await;
+    assert_eq!(e["kind"], json!("not_member"), "{e}");
+    let m = e["message"].as_str().unwrap_or_default();
+    assert!(m.contains("`guild`") && m.contains("list_teams"), "{m}");
+    assert!(!m.contains("404") && !m.contains("app_error"), "{m}");
+}
+
+/// The threads of `team` Mattermost holds unread for the person of `token`.
+async fn unread_threads(sim: &Sim, token: &str, team: &str) -> usize {
+    let url = format!(
+        "{}/api/v4/users/me/teams/{team}/threads?unread=true",
+        sim.url()
+    );
+    let v: Value = reqwest::Client::new()
+        .get(url)
+        .bearer_auth(token)
+        .send()
+        .await
+        .expect("the simulator answers")
+        .json()
+        .await
+        .expect("JSON");
+    v["threads"].as_array().map(Vec::len).unwrap_or(0)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn mark_channel_read_says_what_mattermost_did_and_leaves_threads_unless_asked() {
+    let mut w = World::new(149);
+    let alice = w.user("alice");
+    let bob = w.user("bob");
+    let carol = w.user("carol");
+    let team = w.team("eng", "Engineering", true);
+    for u in [&alice, &bob, &carol] {
+        w.add_to_team(&team, u);
+    }
+    let town = w.channel(&team, "town-square", "Town Square", ChannelKind::Public);
+    for u in [&alice, &bob, &carol] {
+        w.join(&town, u);
+    }
+    let root = w.post(&town, &bob, T0, "root");
+    w.follow(&alice, &root);
+    w.reply(&root, &carol, T0 + 10, "a reply alice has not read");
+    w.post(&town, &bob, T0 + 20, "news");
+    let lobby = w.channel(&team, "lobby", "Lobby", ChannelKind::Public);
+    w.join(&lobby, &bob);
+    w.post(&lobby, &bob, T0, "hello");
+    let sim = Sim::start(w).await.expect("sim");
+    let token = sim.token("alice");
+    let mcp = harness::spawn(
+        &sim.url(),
+        &token,
+        &[("MATTERMOST_ALLOW_WRITES", "true")],
+        &[],
+    )
+    .await;
+    let before = mcp
+        .ok("get_channel", json!({"channel": "town-square"}))
+        .await;
+    let unread = before["unread"].as_i64().unwrap_or(0);
+    assert!(unread > 0, "{before}");
+    assert_eq!(unread_threads(&sim, &token, &team).await, 1);
+
+    // Something unread: marked read, threads left as they were.
+    let m = mcp
+        .ok("mark_channel_read", json!({"channel": "town-square"}))
+        .await;
+    assert_eq!(m["member"], json!(true));
+    assert_eq!(m["marked_read"], json!(true), "{m}");
+    assert_eq!(m["unread_before"], json!(unread));
+    assert_eq!(m["threads_marked_read"], json!(false));
+    assert!(m["last_viewed"].is_string());
+    let after = mcp
+        .ok("get_channel", json!({"channel": "town-square"}))
+        .await;
+    assert_eq!(after["unread"], json!(0));
+    assert_eq!(
+        unread_threads(&sim, &token, &team).await,
+        1,
+        "the thread stays unread"
+    );
+
+    // Nothing unread: Mattermost changes nothing, threads included, even when asked for them.
+    let m = mcp
+        .ok(
+            "mark_channel_read",
+            json!({"channel": "town-square", "include_threads": true}),
+        )
+        .await;
+    assert_eq!(m["marked_read"], json!(false), "{m}");
+    assert_eq!(m["unread_before"], json!(0));
+    assert_eq!(m["threads_marked_read"], json!(false));
+    assert!(
+        m["note"].as_str().unwrap_or("").contains("changed nothing"),
+        "{m}"
+    );
+    assert_eq!(
+        unread_threads(&sim, &token, &team).await,
+        1,
+        "no thread is touched when nothing was unread"
+    );
+
+    // Something unread again, with the threads: both are marked read.
+    sim.with_world(|w| w.post(&town, &bob, T0 + 30, "more news"));
+    let m = mcp
+        .ok(
+            "mark_channel_read",
+            json!({"channel": "town-square", "include_threads": true}),
+        )
+        .await;
+    assert_eq!(m["marked_read"], json!(true), "{m}");
+    assert_eq!(m["unread_before"], json!(1));
+    assert_eq!(m["threads_marked_read"], json!(true));
+    assert_eq!(unread_threads(&sim, &token, &team).await, 0);
+
+    // Not a member: no read state, nothing sent, said so.
+    sim.clear_log();
+    let m = mcp.ok("mark_channel_read", json!({"channel": lobby})).await;
+    assert_eq!(m["member"], json!(false), "{m}");
+    assert_eq!(m["marked_read"], json!(false));
+    assert!(m.get("unread_before").is_none() && m.get("last_viewed").is_none());
+    let note = m["note"].as_str().unwrap_or_default();
+    assert!(
+        note.contains("not a member") && note.contains("join_channel"),
+        "{note}"
+    );
+    assert_eq!(
+        requests(&sim, "POST", "/view"),
+        0,
+        "no view is sent for a non-member"
+    );
+}

@@ -59,6 +59,12 @@ async fn get_users_finds_people_by_username_id_and_email_in_order_and_suggests_t
         m.contains("`nobody-here`") && m.contains("`bobb`") && m.contains("search_users"),
         "{m}"
     );
+    assert!(
+        m.contains("`bobb` (closest: bob"),
+        "the message itself suggests the closest usernames for a typo: {m}"
+    );
+    let closest = e["not_found"][1]["closest"].clone();
+    assert_eq!(closest[0], json!("bob"), "{e}");
     let too_many: Vec<String> = (0..101).map(|i| format!("user{i}")).collect();
     let e = mcp.refused("get_users", json!({"users": too_many})).await;
     assert_eq!(e["kind"], json!("bad_argument"));
@@ -266,4 +272,60 @@ async fn search_users_paged_while_people_arrive_and_leave_shows_everyone_there_t
         Some(victim)
     })
     .await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn search_users_matches_each_word_anywhere_and_a_channel_search_ignores_the_team() {
+    let mut w = World::new(151);
+    let alice = w.user("alice");
+    let jason = w.user("jason");
+    let bob = w.user("bob");
+    let eng = w.team("eng", "Engineering", true);
+    w.add_to_team(&eng, &alice);
+    w.add_to_team(&eng, &jason);
+    w.add_to_team(&eng, &bob);
+    let room = w.channel(&eng, "room", "Room", ChannelKind::Public);
+    w.join(&room, &alice);
+    w.join(&room, &jason);
+    let elsewhere = w.team("elsewhere", "Elsewhere", false);
+    let carol = w.user("carol");
+    w.add_to_team(&elsewhere, &carol);
+    let (sim, mcp) = harness::start(w, "alice").await;
+    // Mattermost matches inside a name (`LIKE %word%`), not only at its start; every word must match.
+    let got = mcp.read_all("search_users", json!({"term": "aso"})).await;
+    assert_eq!(ids(&got), vec![jason.clone()], "`aso` is inside jason");
+    let got = mcp
+        .read_all("search_users", json!({"term": "ason example"}))
+        .await;
+    assert_eq!(
+        ids(&got),
+        vec![jason.clone()],
+        "one word in the username, one in the email"
+    );
+    let got = mcp
+        .read_all("search_users", json!({"term": "aso nobody"}))
+        .await;
+    assert!(got.is_empty(), "every word must match");
+    // With a channel, Mattermost searches the channel alone and ignores the team, yet checks the team
+    // may be viewed: so the team is not sent, and one the person cannot view costs nothing.
+    sim.clear_log();
+    let got = mcp
+        .read_all(
+            "search_users",
+            json!({"term": "o", "channel": room, "team": elsewhere}),
+        )
+        .await;
+    let found: BTreeSet<String> = ids(&got).into_iter().collect();
+    assert_eq!(
+        found,
+        [alice, jason].into_iter().collect(),
+        "the channel's members (every email holds an `o`), not bob, who is only in the team"
+    );
+    let bodies = search_bodies(&sim);
+    assert!(
+        bodies
+            .iter()
+            .all(|b| b.get("team_id").is_none() && b["in_channel_id"] == json!(room)),
+        "{bodies:?}"
+    );
 }
