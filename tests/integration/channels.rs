@@ -1200,7 +1200,8 @@ async fn a_display_name_two_channels_share_is_ambiguous_and_a_url_name_written_a
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn channel_search_matches_words_by_their_start_and_refuses_a_team_one_is_not_in() {
+async fn channel_search_matches_words_by_their_start_and_a_teams_lists_are_refused_to_a_non_member()
+{
     let mut w = World::new(139);
     let alice = w.user("alice");
     let bob = w.user("bob");
@@ -1242,6 +1243,31 @@ async fn channel_search_matches_words_by_their_start_and_refuses_a_team_one_is_n
     let m = e["message"].as_str().unwrap_or_default();
     assert!(m.contains("`guild`") && m.contains("list_teams"), "{m}");
     assert!(!m.contains("404") && !m.contains("app_error"), "{m}");
+    // A team's lists are its members' too; an id that names no team is told apart.
+    for (tool, team) in [
+        ("list_team_channels", json!("guild")),
+        ("list_archived_channels", json!(guild)),
+        ("list_team_members", json!("guild")),
+    ] {
+        let e = mcp.refused(tool, json!({"team": team})).await;
+        assert_eq!(e["kind"], json!("not_member"), "{tool}: {e}");
+        let m = e["message"].as_str().unwrap_or_default();
+        assert!(
+            m.contains("`guild` (Guild)") && m.contains("list_teams"),
+            "{tool}: {m}"
+        );
+        no_raw_refusal(&e);
+    }
+    let nothing = "zzzzzzzzzzzzzzzzzzzzzzzzzz";
+    for tool in ["list_team_channels", "get_team"] {
+        let e = mcp.refused(tool, json!({"team": nothing})).await;
+        assert_eq!(e["kind"], json!("not_found"), "{tool}: {e}");
+        let m = e["message"].as_str().unwrap_or_default();
+        assert!(
+            m.contains(nothing) && m.contains("list_teams"),
+            "{tool}: {m}"
+        );
+    }
 }
 
 /// The threads of `team` Mattermost holds unread for the person of `token`.

@@ -229,9 +229,10 @@ pub async fn team_channels<A>(
                     )
                     .await
                 };
-                answer
-                    .map(|a| a.into_inner())
-                    .map_err(|e| cx.fail(e, "team", team))
+                match answer {
+                    Ok(a) => Ok(a.into_inner()),
+                    Err(e) => Err(crate::tools::teams::refused(cx, e, team, "its channels").await),
+                }
             },
             |c: &types::Channel| c.display_name().to_string(),
             |c: &types::Channel| c.id().to_string(),

@@ -7,6 +7,7 @@ use crate::args::{Arg, Kind};
 use crate::calls::{Call, Source, USERNAMES};
 use crate::context::Ctx;
 use crate::error::ToolError;
+use crate::mattermost::send;
 use crate::paging::pages_with_ties::read_pages;
 use crate::paging::{Page, Strategy};
 use crate::resolve;
@@ -88,7 +89,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Page<TeamMember>, ToolError
         let members = read_pages(|page, per_page| {
             let team_id = team_id.as_str();
             async move {
-                cx.call(
+                match send(
                     cx.mm
                         .api
                         .get_team_members()
@@ -97,10 +98,12 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Page<TeamMember>, ToolError
                         .page(page)
                         .per_page(per_page)
                         .send(),
-                    "team",
-                    team,
                 )
                 .await
+                {
+                    Ok(a) => Ok(a.into_inner()),
+                    Err(e) => Err(super::refused(cx, e, team, "its members").await),
+                }
             }
         })
         .await?;
