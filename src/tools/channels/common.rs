@@ -133,15 +133,16 @@ pub async fn refused(
     }
 }
 
-/// The error for a failed GetChannel: a private channel the person is not in, or another failure (an
-/// id that names no channel is Mattermost's 404, told as such by `Ctx::fail`).
+/// The error for a failed GetChannel: a channel Mattermost does not show the person (403: a private
+/// channel they are not in, or any channel of a team they are not in; api4/channel.go getChannel), or
+/// another failure (an id that names no channel is Mattermost's 404, told as such by `Ctx::fail`).
 pub fn channel_error(cx: &Ctx, e: MmError, reference: &str) -> ToolError {
     match e.status() {
         Some(403) => ToolError::new(
             ErrorKind::Forbidden,
             format!(
-                "{} is a private channel you are not a member of, and Mattermost shows private channels only \
-                 to their members. Ask one of them to add you. {FIND_A_CHANNEL}",
+                "Mattermost does not show you the channel {}: it is a private channel you are not a member of, \
+                 or a channel of a team you are not in. Ask a member to add you. {FIND_A_CHANNEL}",
                 quote(reference)
             ),
         )
