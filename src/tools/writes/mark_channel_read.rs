@@ -9,7 +9,6 @@
 //! channel that had something unread, and only when the client says it has no collapsed reply threads
 //! (`include_threads`). So the membership is read first, to tell which of these happened.
 
-use super::super::{CHANNEL, TEAM_OF_CHANNEL};
 use crate::args::{Arg, Kind};
 use crate::calls::{Call, Source};
 use crate::context::Ctx;
@@ -21,6 +20,7 @@ use crate::show::unread_posts;
 use crate::time::rfc3339;
 use crate::tool::{Answer, Asks, Hints, Input, Tool, Toolset};
 use crate::tools::channels::common::{JOIN, channel_error, label};
+use crate::tools::{CHANNEL, TEAM_OF_CHANNEL};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
