@@ -4,5 +4,6 @@
 pub mod common;
 pub mod list_saved;
 pub mod read_channel;
+pub mod search;
 
 pub(crate) use super::{CHANNEL, TEAM_OF_CHANNEL};
