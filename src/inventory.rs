@@ -11,6 +11,7 @@ pub fn tools() -> &'static [&'static Tool] {
     static ALL: &[&Tool] = &[
         // posts
         &tools::posts::read_channel::TOOL,
+        &tools::posts::read_unread::TOOL,
         &tools::posts::list_saved::TOOL,
     ];
     ALL

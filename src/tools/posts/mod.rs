@@ -4,6 +4,7 @@
 pub mod common;
 pub mod list_saved;
 pub mod read_channel;
+pub mod read_unread;
 pub mod search;
 
 pub(crate) use super::{CHANNEL, TEAM_OF_CHANNEL};
