@@ -3,9 +3,10 @@
 
 pub mod common;
 pub mod list_saved;
+pub mod list_threads;
 pub mod read_channel;
 pub mod read_thread;
 pub mod read_unread;
 pub mod search;
 
-pub(crate) use super::{CHANNEL, POST, TEAM_OF_CHANNEL};
+pub(crate) use super::{CHANNEL, POST, TEAM, TEAM_OF_CHANNEL};
