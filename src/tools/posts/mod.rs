@@ -2,6 +2,7 @@
 //! threads, pinned and saved posts, post search, mentions, reactions, drafts and custom emoji.
 
 pub mod common;
+pub mod list_pinned_posts;
 pub mod list_saved;
 pub mod list_threads;
 pub mod read_channel;
