@@ -16,6 +16,8 @@ pub fn tools() -> &'static [&'static Tool] {
         &tools::posts::list_threads::TOOL,
         &tools::posts::list_pinned_posts::TOOL,
         &tools::posts::list_saved::TOOL,
+        &tools::posts::search_posts::TOOL,
+        &tools::posts::list_mentions::TOOL,
     ];
     ALL
 }
