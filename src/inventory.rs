@@ -18,6 +18,9 @@ pub fn tools() -> &'static [&'static Tool] {
         &tools::posts::list_saved::TOOL,
         &tools::posts::search_posts::TOOL,
         &tools::posts::list_mentions::TOOL,
+        &tools::posts::list_reactions::TOOL,
+        &tools::posts::list_drafts::TOOL,
+        &tools::posts::list_emoji::TOOL,
     ];
     ALL
 }

@@ -2,8 +2,11 @@
 //! threads, pinned and saved posts, post search, mentions, reactions, drafts and custom emoji.
 
 pub mod common;
+pub mod list_drafts;
+pub mod list_emoji;
 pub mod list_mentions;
 pub mod list_pinned_posts;
+pub mod list_reactions;
 pub mod list_saved;
 pub mod list_threads;
 pub mod read_channel;
