@@ -21,6 +21,9 @@ pub fn tools() -> &'static [&'static Tool] {
         &tools::posts::list_reactions::TOOL,
         &tools::posts::list_drafts::TOOL,
         &tools::posts::list_emoji::TOOL,
+        // files
+        &tools::files::search_files::TOOL,
+        &tools::files::read_file::TOOL,
     ];
     ALL
 }
