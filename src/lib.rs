@@ -16,6 +16,8 @@ pub mod calls;
 pub mod config;
 pub mod context;
 pub mod error;
+#[cfg(test)]
+mod governance;
 pub mod ids;
 pub mod inventory;
 pub mod log;

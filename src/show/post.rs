@@ -35,7 +35,7 @@ pub struct ReactionCount {
     pub emoji: String,
     pub count: u32,
     /// You reacted with it.
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub mine: bool,
 }
 
@@ -52,7 +52,7 @@ pub struct PostItem {
     /// The whole message's length, when `message` was cut.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message_length: Option<usize>,
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub message_cut: bool,
     /// Mattermost's post type, for a system message (`system_join_channel`, say).
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
@@ -61,15 +61,15 @@ pub struct PostItem {
     pub root_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reply_count: Option<i64>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub participants: Vec<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub file_ids: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub edited: Option<String>,
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub pinned: bool,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reactions: Vec<ReactionCount>,
     /// The channel's id, in lists that span channels.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -25,7 +25,7 @@ pub struct TeamItem {
     pub kind: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub archived: bool,
 }
 
@@ -101,9 +101,9 @@ pub struct DraftItem {
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message_length: Option<usize>,
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub message_cut: bool,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub file_ids: Vec<String>,
     pub updated: String,
     pub channel_id: String,

@@ -22,6 +22,18 @@ pub enum Fault {
     Html,
     /// An HTML page with the given status (e.g. 200 from an SSO proxy's login page).
     HtmlStatus(u16),
+    /// Run the route (its effect is stored: the post exists), then close the connection without
+    /// sending a response, as when a proxy or the network drops it after the server committed.
+    /// The request log records the status the route produced.
+    CutAfterStore,
+    /// Run the route (its effect is stored), then wait before answering, with the world unlocked
+    /// (a client with a shorter timeout gives up while the write has happened).
+    DelayAfterStore(Duration),
+    /// Wait between validating and storing. `POST /api/v4/posts` registers its `pending_post_id`
+    /// as in flight, waits with the world unlocked, then saves (so a retry meanwhile meets the
+    /// in-flight entry, as with a slow database); on other routes the wait comes before the route
+    /// runs, like [`Fault::Delay`].
+    DelayBeforeStore(Duration),
 }
 
 /// A fault rule. `path` is a route template as in the spec (`/api/v4/channels/{channel_id}/posts`), "*" for every route,

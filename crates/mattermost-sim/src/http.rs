@@ -1,7 +1,6 @@
 //! The HTTP side: the hyper server loop, auth, the headers every API response carries, AppError
 //! JSON, faults applied on the wire, and the request log.
 
-use std::convert::Infallible;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::pin::Pin;
@@ -25,7 +24,7 @@ use crate::params::{self, paging};
 use crate::render::{BUILD_NUMBER, CONFIG_HASH, CURRENT_VERSION};
 use crate::rng::Rng;
 use crate::router;
-use crate::routes::Ctx;
+use crate::routes::{Ctx, Deferred};
 use crate::world::World;
 
 /// What the simulator shares between its connections and the test's [`crate::Sim`] handle.
@@ -235,6 +234,19 @@ impl Body for SimBody {
     }
 }
 
+/// The error a handler returns to make hyper drop the connection without a response
+/// ([`Fault::CutAfterStore`]).
+#[derive(Debug)]
+pub(crate) struct CutConnection;
+
+impl std::fmt::Display for CutConnection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("connection cut by fault injection after the route stored its effect")
+    }
+}
+
+impl std::error::Error for CutConnection {}
+
 /// Accept connections forever, one task per connection.
 pub(crate) async fn serve(listener: TcpListener, shared: Arc<Shared>) {
     loop {
@@ -311,7 +323,7 @@ fn html_page(status: u16) -> String {
 async fn handle(
     shared: Arc<Shared>,
     req: Request<Incoming>,
-) -> Result<Response<SimBody>, Infallible> {
+) -> Result<Response<SimBody>, CutConnection> {
     let method = req.method().as_str().to_string();
     let path = req.uri().path().to_string();
     let raw_query = req.uri().query().unwrap_or("").to_string();
@@ -356,6 +368,9 @@ async fn handle(
     let mut cut = false;
     let mut malformed = false;
     let mut plain = false;
+    let mut cut_after_store = false;
+    let mut delay_after_store = None;
+    let mut store_delay = None;
     match fault {
         Some(Fault::RateLimited { retry_after_secs }) => {
             let s = retry_after_secs.to_string();
@@ -406,6 +421,15 @@ async fn handle(
             ));
             plain = true;
         }
+        Some(Fault::CutAfterStore) => cut_after_store = true,
+        Some(Fault::DelayAfterStore(d)) => delay_after_store = Some(d),
+        Some(Fault::DelayBeforeStore(d)) => {
+            if method == "POST" && template == Some("/api/v4/posts") {
+                store_delay = Some(d);
+            } else {
+                tokio::time::sleep(d).await;
+            }
+        }
         None => {}
     }
 
@@ -413,20 +437,45 @@ async fn handle(
         Some(r) => r,
         None => {
             let site_url = format!("http://{}", shared.addr);
-            let mut world = lock(&shared.world);
-            let result = process(
-                &mut world,
-                &method,
-                route,
-                &query,
-                &headers,
-                &body,
-                &token,
-                req_rng,
-                &site_url,
-                &request_id,
-            );
-            drop(world);
+            let (result, deferred) = {
+                let mut world = lock(&shared.world);
+                process(
+                    &mut world,
+                    &method,
+                    route,
+                    &query,
+                    &headers,
+                    &body,
+                    &token,
+                    req_rng,
+                    &site_url,
+                    &request_id,
+                    store_delay,
+                )
+            };
+            // The storing part of a route that waits before storing runs in a task of its own, so
+            // that it completes even if the client gives up meanwhile.
+            let result = match deferred {
+                Some((wait, store)) => {
+                    let shared = shared.clone();
+                    let task = tokio::spawn(async move {
+                        tokio::time::sleep(wait).await;
+                        let mut world = lock(&shared.world);
+                        store(&mut world)
+                    });
+                    task.await.unwrap_or_else(|_| {
+                        Err(AppError::new(
+                            500,
+                            "api.context.server_error.app_error",
+                            "An internal server error occurred.",
+                        ))
+                    })
+                }
+                None => result,
+            };
+            if let Some(wait) = delay_after_store {
+                tokio::time::sleep(wait).await;
+            }
             match result {
                 Ok(r) => r,
                 Err(e) => {
@@ -509,6 +558,9 @@ async fn handle(
         username,
         headers: log_headers,
     });
+    if cut_after_store {
+        return Err(CutConnection);
+    }
 
     let resp = builder
         .body(body)
@@ -529,6 +581,41 @@ fn process(
     rng: Rng,
     site_url: &str,
     request_id: &str,
+    store_delay: Option<std::time::Duration>,
+) -> (HResult, Option<(std::time::Duration, Deferred)>) {
+    let mut deferred = None;
+    let result = run_route(
+        world,
+        method,
+        route,
+        query,
+        headers,
+        body,
+        token,
+        rng,
+        site_url,
+        request_id,
+        store_delay,
+        &mut deferred,
+    );
+    (result, deferred)
+}
+
+/// Authenticate and run the route's handler; a handler may leave its storing part in `deferred`.
+#[allow(clippy::too_many_arguments)]
+fn run_route(
+    world: &mut World,
+    method: &str,
+    route: Option<(&'static router::Route, Vec<(&'static str, String)>)>,
+    query: &[(String, String)],
+    headers: &[(String, String)],
+    body: &[u8],
+    token: &TokenSource,
+    rng: Rng,
+    site_url: &str,
+    request_id: &str,
+    store_delay: Option<std::time::Duration>,
+    deferred: &mut Option<(std::time::Duration, Deferred)>,
 ) -> HResult {
     let Some((route, path_params)) = route else {
         return Err(AppError::not_found(
@@ -566,6 +653,10 @@ fn process(
         paging: paging(query, has_user_id, is_channel_members),
         site_url: site_url.to_string(),
         request_id: request_id.to_string(),
+        store_delay,
+        deferred: None,
     };
-    (route.handler)(&mut ctx)
+    let result = (route.handler)(&mut ctx);
+    *deferred = ctx.deferred.take();
+    result
 }

@@ -1,7 +1,10 @@
 //! A Mattermost REST API v4 simulator for tests and the demo: the real routes, shapes, headers,
 //! errors and paging quirks of the server (see `shared/docs/mattermost-list-semantics.md`), served
 //! over HTTP on 127.0.0.1, with a change handle, a request log and fault injection; and
-//! [`samples`], writers of sample files (PDF, PNG, Office documents, zip, tar).
+//! [`samples`], writers of sample files (PDF, PNG, Office documents, zip, tar). The write routes the
+//! product's write tools call (posts with the pending-post-id de-duplication, reactions, pins, saved
+//! posts, threads, channels and memberships, statuses, drafts, uploads) have the real server's side
+//! effects, and faults can cut or delay a response after the write was stored.
 //!
 //! It follows the real server's Go source at `legendaSVD/mattermost@b24f322ebce36b9d20e777f99a0d8d747ae40202`
 //! (the 11.6 development line, the tree `spec/pinned.yaml` comes from): each route handler names the

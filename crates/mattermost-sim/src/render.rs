@@ -69,6 +69,9 @@ pub fn user(u: &User, is_self: bool) -> Value {
         m.insert("bot_description".into(), json!(u.bot_description));
     }
     m.insert("disable_welcome_email".into(), json!(false));
+    if !u.props.is_empty() {
+        m.insert("props".into(), json!(u.props));
+    }
     Value::Object(m)
 }
 
@@ -203,7 +206,7 @@ pub fn file_info(f: &FileInfo) -> Value {
 }
 
 fn file_info_base(f: &FileInfo) -> Value {
-    json!({
+    let mut v = json!({
         "id": f.id,
         "user_id": f.creator_id,
         "post_id": f.post_id,
@@ -218,7 +221,14 @@ fn file_info_base(f: &FileInfo) -> Value {
         "mini_preview": null,
         "remote_id": "",
         "archived": false
-    })
+    });
+    // `post_id` is `omitempty`: a file not attached yet has none.
+    if f.post_id.is_empty()
+        && let Some(m) = v.as_object_mut()
+    {
+        m.remove("post_id");
+    }
+    v
 }
 
 pub fn reaction(r: &Reaction) -> Value {
@@ -251,7 +261,7 @@ pub fn status(s: &Status) -> Value {
         "status": s.status,
         "manual": s.manual,
         "last_activity_at": s.last_activity_at,
-        "dnd_end_time": 0
+        "dnd_end_time": s.dnd_end_time
     })
 }
 

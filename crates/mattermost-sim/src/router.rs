@@ -36,11 +36,96 @@ const fn public(method: &'static str, template: &'static str, handler: Handler) 
 /// Literal routes come before the ones whose variable would also match the literal
 /// (gorilla/mux tries routes in registration order).
 pub(crate) static ROUTES: &[Route] = &[
-    // the writes the live tests seed with
+    // writes (routes/writes.rs)
     r("POST", "/api/v4/teams", writes::create_team),
-    r("POST", "/api/v4/channels", writes::create_channel),
-    r("POST", "/api/v4/posts", writes::create_post),
     r("DELETE", "/api/v4/teams/{team_id}", writes::archive_team),
+    r(
+        "DELETE",
+        "/api/v4/teams/{team_id}/members/{user_id}",
+        writes::remove_team_member,
+    ),
+    r("POST", "/api/v4/channels", writes::create_channel),
+    r("POST", "/api/v4/channels/direct", writes::create_direct),
+    r("POST", "/api/v4/channels/group", writes::create_group),
+    r(
+        "DELETE",
+        "/api/v4/channels/{channel_id}",
+        writes::archive_channel,
+    ),
+    r(
+        "POST",
+        "/api/v4/channels/{channel_id}/members",
+        writes::add_channel_member,
+    ),
+    r(
+        "DELETE",
+        "/api/v4/channels/{channel_id}/members/{user_id}",
+        writes::remove_channel_member,
+    ),
+    r("POST", "/api/v4/posts", writes::create_post),
+    r("PUT", "/api/v4/posts/{post_id}", writes::update_post),
+    r("PUT", "/api/v4/posts/{post_id}/patch", writes::patch_post),
+    r("DELETE", "/api/v4/posts/{post_id}", writes::delete_post),
+    r("POST", "/api/v4/posts/{post_id}/pin", writes::pin_post),
+    r("POST", "/api/v4/posts/{post_id}/unpin", writes::unpin_post),
+    r("POST", "/api/v4/reactions", writes::save_reaction),
+    r(
+        "DELETE",
+        "/api/v4/users/{user_id}/posts/{post_id}/reactions/{emoji_name}",
+        writes::delete_reaction,
+    ),
+    r(
+        "POST",
+        "/api/v4/users/{user_id}/posts/{post_id}/reminder",
+        writes::set_reminder,
+    ),
+    r(
+        "PUT",
+        "/api/v4/users/{user_id}/preferences",
+        writes::update_preferences,
+    ),
+    r(
+        "POST",
+        "/api/v4/users/{user_id}/preferences/delete",
+        writes::delete_preferences,
+    ),
+    r(
+        "PUT",
+        "/api/v4/users/{user_id}/teams/{team_id}/threads/{thread_id}/following",
+        writes::follow_thread,
+    ),
+    r(
+        "DELETE",
+        "/api/v4/users/{user_id}/teams/{team_id}/threads/{thread_id}/following",
+        writes::unfollow_thread,
+    ),
+    r(
+        "PUT",
+        "/api/v4/users/{user_id}/status",
+        writes::update_status,
+    ),
+    r(
+        "PUT",
+        "/api/v4/users/{user_id}/status/custom",
+        writes::update_custom_status,
+    ),
+    r(
+        "DELETE",
+        "/api/v4/users/{user_id}/status/custom",
+        writes::remove_custom_status,
+    ),
+    r("POST", "/api/v4/drafts", writes::upsert_draft),
+    r(
+        "DELETE",
+        "/api/v4/users/{user_id}/channels/{channel_id}/drafts",
+        writes::delete_draft,
+    ),
+    r(
+        "DELETE",
+        "/api/v4/users/{user_id}/channels/{channel_id}/drafts/{thread_id}",
+        writes::delete_draft,
+    ),
+    r("POST", "/api/v4/files", writes::upload_files),
     public("GET", "/api/v4/system/ping", misc::ping),
     public("GET", "/api/v4/config/client", misc::client_config),
     // users

@@ -10,6 +10,19 @@ use serde_json::{Map, Value};
 use crate::ids::{group_name, new_id};
 use crate::rng::Rng;
 
+mod channels;
+mod emoji;
+mod people;
+mod perms;
+mod posting;
+mod writes;
+
+pub(crate) use channels::NewChannel;
+pub(crate) use emoji::is_system_emoji;
+pub(crate) use perms::Perm;
+pub(crate) use posting::NewPost;
+pub(crate) use writes::{MAX_POST_SIZE, Preference, Reminder, WriteState};
+
 /// The kind of a team channel created with [`World::channel`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChannelKind {
@@ -47,6 +60,8 @@ pub(crate) struct User {
     pub update_at: i64,
     pub delete_at: i64,
     pub last_activity_at: i64,
+    /// `model.User.Props` (`customStatus`, ...): sent when not empty.
+    pub props: std::collections::BTreeMap<String, String>,
 }
 
 impl User {
@@ -175,6 +190,10 @@ pub(crate) struct Status {
     pub status: String,
     pub manual: bool,
     pub last_activity_at: i64,
+    /// Seconds; set by a timed "dnd".
+    pub dnd_end_time: i64,
+    /// The status before "dnd" (not sent).
+    pub prev_status: String,
 }
 
 /// Server settings the simulated handlers consult.
@@ -228,6 +247,8 @@ pub struct World {
     /// Threads rows as they were when their root was deleted (`deleteThread` only sets
     /// ThreadDeleteAt, keeping ReplyCount, LastReplyAt and Participants).
     thread_snapshots: HashMap<String, ThreadInfo>,
+    /// What the write routes keep (pending post ids, preferences, reminders, settings).
+    pub(crate) writes: WriteState,
 }
 
 fn capitalize(s: &str) -> String {
@@ -313,6 +334,7 @@ impl World {
                 collapsed_threads: "always_on".to_string(),
                 thread_auto_follow: true,
             },
+            writes: WriteState::default(),
         }
     }
 
@@ -352,6 +374,7 @@ impl World {
             update_at: at,
             delete_at: 0,
             last_activity_at: at,
+            props: Default::default(),
         });
         let token = self.new_id();
         self.tokens.push((token, id.clone()));
@@ -484,8 +507,10 @@ impl World {
         });
     }
 
-    /// Remove a user from a team (the membership row gets `delete_at`).
+    /// Remove a user from a team: the membership row gets `delete_at` and, as `App.LeaveTeam`
+    /// does, the user leaves every channel of the team, archived ones included (not DMs or GMs).
     pub fn remove_from_team(&mut self, team_id: &str, user_id: &str) {
+        self.remove_team_channel_memberships(team_id, user_id);
         let at = self.tick();
         if let Some(m) = self
             .team_members
@@ -592,17 +617,15 @@ impl World {
         id
     }
 
-    /// Archive a channel (soft delete).
+    /// Archive a channel (soft delete) the way `App.DeleteChannel` does without a user: the
+    /// `system_channel_deleted` notice by `system-bot` first, then DeleteAt (see
+    /// [`World::archive_by`]).
     pub fn archive(&mut self, channel_id: &str) {
-        let at = self.tick().max(
-            self.channel_by_id(channel_id)
-                .map(|c| c.last_post_at + 1)
-                .unwrap_or(0),
-        );
-        if let Some(c) = self.channel_mut(channel_id) {
-            c.delete_at = at;
-            c.update_at = at;
+        if self.channel_by_id(channel_id).is_none() {
+            return;
         }
+        let bot = self.system_bot();
+        self.archive_by(channel_id, &bot);
     }
 
     pub fn channel_id(&self, team_name: &str, channel_name: &str) -> Option<String> {
@@ -649,10 +672,12 @@ impl World {
         self.add_channel_member(channel_id, user_id);
     }
 
-    /// Remove a user's channel membership (works for any channel type, DMs and groups included).
+    /// Remove a user's channel membership (works for any channel type, DMs and groups included)
+    /// and, as `App.removeUserFromChannel` does, their memberships of the channel's threads.
     pub fn leave(&mut self, channel_id: &str, user_id: &str) {
         self.channel_members
             .retain(|m| !(m.channel_id == channel_id && m.user_id == user_id));
+        self.delete_thread_memberships_for_channel(user_id, channel_id);
     }
 
     pub(crate) fn member(&self, channel_id: &str, user_id: &str) -> Option<&ChannelMember> {
@@ -1051,6 +1076,8 @@ impl World {
                 status: "online".to_string(),
                 manual: false,
                 last_activity_at: now,
+                dnd_end_time: 0,
+                prev_status: String::new(),
             });
         }
     }
@@ -1258,10 +1285,9 @@ impl World {
             .retain(|(u, p)| !(u == user_id && p == post_id));
     }
 
+    /// Pin a post now (the server's clock), with the side effects of [`World::pin_at`].
     pub fn pin(&mut self, post_id: &str) {
-        if let Some(p) = self.post_mut(post_id) {
-            p.is_pinned = true;
-        }
+        self.pin_at(post_id, crate::http::now_ms());
     }
 
     /// A reaction; like `SqlReactionStore.Save` it sets the post's `has_reactions` and UpdateAt.
@@ -1494,6 +1520,8 @@ impl World {
             status: status.to_string(),
             manual: true,
             last_activity_at: at,
+            dnd_end_time: 0,
+            prev_status: String::new(),
         });
     }
 

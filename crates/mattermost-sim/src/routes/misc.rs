@@ -54,10 +54,13 @@ pub(crate) fn client_config(ctx: &mut Ctx) -> HResult {
     put("NoAccounts", "false".to_string());
     if !ctx.me.is_empty() {
         put("MaxPostSize", "16383".to_string());
-        put("MaxFileSize", "104857600".to_string());
+        put("MaxFileSize", ctx.w.writes.max_file_size.to_string());
         put("EnableCustomEmoji", b(ctx.w.settings.enable_custom_emoji));
         put("AllowSyncedDrafts", b(ctx.w.settings.allow_synced_drafts));
-        put("EnableFileAttachments", "true".to_string());
+        put(
+            "EnableFileAttachments",
+            b(ctx.w.writes.enable_file_attachments),
+        );
         put("EnablePublicLink", "false".to_string());
         put("ExperimentalViewArchivedChannels", "true".to_string());
         put("CollapsedThreads", ctx.w.settings.collapsed_threads.clone());
@@ -67,7 +70,15 @@ pub(crate) fn client_config(ctx: &mut Ctx) -> HResult {
         put("TeammateNameDisplay", "username".to_string());
         put("EnableBotAccountCreation", "true".to_string());
         put("EnableUserStatuses", "true".to_string());
-        put("EnableCustomUserStatuses", "true".to_string());
+        put(
+            "EnableCustomUserStatuses",
+            b(ctx.w.writes.enable_custom_user_statuses),
+        );
+        put("UniqueEmojiReactionLimitPerPost", "50".to_string());
+        put(
+            "ExperimentalEnableDefaultChannelLeaveJoinMessages",
+            "true".to_string(),
+        );
         put("PostPriority", "true".to_string());
         put("FeatureFlagPostPriority", "true".to_string());
         put("EnablePostSearch", "true".to_string());

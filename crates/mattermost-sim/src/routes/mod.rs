@@ -12,11 +12,15 @@ pub(crate) mod writes;
 
 use serde_json::Value;
 
-use crate::http::{AppError, Reply};
+use crate::http::{AppError, HResult, Reply};
 use crate::ids::is_valid_id;
 use crate::params::Paging;
 use crate::rng::Rng;
 use crate::world::{Channel, Post, World};
+
+/// Work a route leaves for later: it runs after the wait, with the world locked again (see
+/// [`crate::Fault::DelayBeforeStore`]).
+pub(crate) type Deferred = Box<dyn FnOnce(&mut World) -> HResult + Send>;
 
 /// One request as a handler sees it.
 pub(crate) struct Ctx<'a> {
@@ -34,6 +38,10 @@ pub(crate) struct Ctx<'a> {
     pub paging: Paging,
     pub site_url: String,
     pub request_id: String,
+    /// A wait to put between validating and storing ([`crate::Fault::DelayBeforeStore`]); a route
+    /// that honours it takes it and leaves its storing part in `deferred`.
+    pub store_delay: Option<std::time::Duration>,
+    pub deferred: Option<(std::time::Duration, Deferred)>,
 }
 
 impl Ctx<'_> {

@@ -1,13 +1,36 @@
-//! The few writes the live tests seed their fixtures with, so that the live suite itself can be run
-//! against the simulator: create a team, a channel and a post (an administrator may set `create_at`,
-//! as `api4/post.go` `createPost` allows `manage_system`), and archive a team. Answers 201 with the
-//! created object, as the real handlers do.
+//! The write routes, each mirroring the `api4` handler and `App` function named in its docs, with
+//! the real status codes, error ids, response shapes and side effects: posts (create with the
+//! pending-post-id de-duplication, edit, delete, pin), reactions, saved posts and other
+//! preferences, thread following, channel membership, channels (create, DM, GM, archive), team
+//! membership, statuses, drafts, post reminders and file uploads. The submodules hold them by area;
+//! this module keeps the team writes the live tests seed with and the helpers they all share.
+
+mod channels;
+mod decode;
+mod drafts;
+mod members;
+mod posts;
+mod prefs;
+mod reactions;
+mod uploads;
+mod users;
+
+pub(crate) use channels::{archive_channel, create_channel, create_direct, create_group};
+pub(crate) use drafts::{delete_draft, upsert_draft};
+pub(crate) use members::{add_channel_member, remove_channel_member, remove_team_member};
+pub(crate) use posts::{
+    create_post, delete_post, patch_post, pin_post, set_reminder, unpin_post, update_post,
+};
+pub(crate) use prefs::{delete_preferences, follow_thread, unfollow_thread, update_preferences};
+pub(crate) use reactions::{delete_reaction, save_reaction};
+pub(crate) use uploads::upload_files;
+pub(crate) use users::{remove_custom_status, update_custom_status, update_status};
+
+use serde_json::{Value, json};
 
 use super::Ctx;
 use crate::http::{AppError, HResult, Reply};
-use crate::render::{self, PostOpts};
-use crate::world::ChannelKind;
-use serde_json::Value;
+use crate::render;
 
 fn body(ctx: &Ctx) -> Result<Value, AppError> {
     ctx.json_body()
@@ -23,19 +46,56 @@ fn text(b: &Value, name: &str) -> Result<String, AppError> {
         .ok_or_else(|| AppError::invalid_param(name))
 }
 
-fn created(v: &Value) -> Reply {
+/// A 201 with a JSON body (`w.WriteHeader(http.StatusCreated)`).
+pub(crate) fn created(v: &Value) -> Reply {
     let mut r = Reply::json(v);
     r.status = 201;
     r
 }
 
-/// POST /api/v4/teams — `{name, display_name, type}`; the creator joins it.
+/// `ReturnStatusOK`: `{"status":"OK"}`.
+pub(crate) fn status_ok() -> Reply {
+    Reply::json(&json!({"status": "OK"}))
+}
+
+/// `c.SetInvalidParam(name)` (`api.context.invalid_body_param.app_error`, 400).
+pub(crate) fn invalid(name: &str) -> AppError {
+    AppError::invalid_param(name)
+}
+
+/// An AppError with the given status, id and (English) message.
+pub(crate) fn app_error(status: u16, id: &str, message: &str) -> AppError {
+    AppError::new(status, id, message)
+}
+
+/// `api.context.invalid_param.app_error` ("Invalid {{.Name}} parameter.").
+pub(crate) fn invalid_app_param(name: &str) -> AppError {
+    AppError::new(
+        400,
+        "api.context.invalid_param.app_error",
+        &format!("Invalid {name} parameter."),
+    )
+}
+
+/// `App.GetUser` for an unknown id: 404 `app.user.missing_account.const`.
+pub(crate) fn missing_account() -> AppError {
+    super::user_not_found()
+}
+
+/// POST /api/v4/teams — `{name, display_name, type}` (`App.CreateTeamWithUser`): a new team gets
+/// its default channels `town-square` and `off-topic`, and the creator joins the team (as team
+/// admin) and both channels, with the join messages.
 pub(crate) fn create_team(ctx: &mut Ctx) -> HResult {
     let b = body(ctx)?;
     let (name, display) = (text(&b, "name")?, text(&b, "display_name")?);
     let open = b.get("type").and_then(Value::as_str) != Some("I");
+    let existed = ctx.w.team_id(&name).is_some();
     let id = ctx.w.team(&name, &display, open);
     let me = ctx.me.clone();
+    if !existed {
+        ctx.w
+            .create_default_channels(&id, &me, crate::http::now_ms());
+    }
     ctx.w.add_to_team(&id, &me);
     let team = ctx
         .w
@@ -44,65 +104,6 @@ pub(crate) fn create_team(ctx: &mut Ctx) -> HResult {
         .find(|t| t.id == id)
         .ok_or_else(|| AppError::invalid_param("team"))?;
     Ok(created(&render::team(team)))
-}
-
-/// POST /api/v4/channels — `{team_id, name, display_name, type}`; the creator joins it.
-pub(crate) fn create_channel(ctx: &mut Ctx) -> HResult {
-    let b = body(ctx)?;
-    let (team, name, display) = (
-        text(&b, "team_id")?,
-        text(&b, "name")?,
-        text(&b, "display_name")?,
-    );
-    let kind = if b.get("type").and_then(Value::as_str) == Some("P") {
-        ChannelKind::Private
-    } else {
-        ChannelKind::Public
-    };
-    let id = ctx.w.channel(&team, &name, &display, kind);
-    let me = ctx.me.clone();
-    ctx.w.join(&id, &me);
-    let channel = ctx
-        .w
-        .channel_by_id(&id)
-        .ok_or_else(|| AppError::invalid_param("channel"))?;
-    Ok(created(&render::channel(channel)))
-}
-
-/// POST /api/v4/posts — `{channel_id, message, root_id?, create_at?}`.
-pub(crate) fn create_post(ctx: &mut Ctx) -> HResult {
-    let b = body(ctx)?;
-    let (channel, message) = (text(&b, "channel_id")?, text(&b, "message")?);
-    let asked = b
-        .get("create_at")
-        .and_then(Value::as_i64)
-        .filter(|t| *t > 0);
-    let at = match asked {
-        Some(t) if ctx.is_admin() => t,
-        _ => crate::http::now_ms(),
-    };
-    let me = ctx.me.clone();
-    let id = match b
-        .get("root_id")
-        .and_then(Value::as_str)
-        .filter(|r| !r.is_empty())
-    {
-        Some(root) => ctx.w.reply(root, &me, at, &message),
-        None => ctx.w.post(&channel, &me, at, &message),
-    };
-    let post = ctx
-        .w
-        .post_by_id(&id)
-        .ok_or_else(|| AppError::invalid_param("post"))?;
-    Ok(created(&render::post(
-        &*ctx.w,
-        post,
-        PostOpts {
-            crt: false,
-            extended: false,
-            viewer: None,
-        },
-    )))
 }
 
 /// DELETE /api/v4/teams/{team_id} — archives the team (a system or team admin may).
@@ -116,5 +117,5 @@ pub(crate) fn archive_team(ctx: &mut Ctx) -> HResult {
         ));
     }
     ctx.w.archive_team(&team);
-    Ok(Reply::json(&serde_json::json!({"status": "OK"})))
+    Ok(status_ok())
 }

@@ -1,6 +1,7 @@
 //! Tests of the simulator itself: one test per quirk of `mattermost-list-semantics.md`, named after
 //! it, plus faults, the request log, auth, permissions, the change handle and the demo world.
 
+mod audit_rows;
 mod auth;
 mod change_handle;
 mod channel_posts;
@@ -8,8 +9,10 @@ mod channel_reads;
 mod channel_search;
 mod channels;
 mod common;
+mod dedup;
 mod demo;
 mod demo_truth;
+mod demo_writes;
 mod faults;
 mod followed_threads;
 mod low_rows;
@@ -24,6 +27,11 @@ mod search_text;
 mod small_lists;
 mod thread;
 mod unread;
+mod uploads;
 mod user_search;
 mod users;
 mod view_channel;
+mod write_channels;
+mod write_client;
+mod write_posts;
+mod write_users;

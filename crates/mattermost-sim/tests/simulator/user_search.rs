@@ -67,7 +67,8 @@ async fn user_search_in_a_channel_ignores_the_team_id() {
     let mut f = fixture();
     let dave = f.world.user("dave");
     f.world.join(&f.private, &dave);
-    f.world.remove_from_team(&f.team, &dave);
+    // dave is in no team: were `team_id` read, the search in the other team would not find him.
+    // (Removing him from a team would now also remove him from its channels: audit row 9.)
     let (other, private) = (f.other_team.clone(), f.private.clone());
     let (_sim, c) = start(f.world, "alice").await;
     let v = c

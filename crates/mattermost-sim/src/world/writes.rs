@@ -1,0 +1,464 @@
+//! The world's side of the write routes: the server state they need beyond the seeded data (the
+//! pending-post-id cache of `app/post.go`, preferences, post reminders, team admins, read-only
+//! channels, settings) and the store operations they share with the seeding methods, each doing
+//! what the real store does (`SqlPostStore.Update`'s history row, the join/leave messages that do
+//! not count as messages, `LeaveTeam`, `DeleteChannel`'s archive notice, ...).
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::{Map, Value};
+
+use super::{ChannelMember, Post, World};
+
+/// `app/post.go` `PendingPostIDsCacheSize`: an LRU of this many pending post ids.
+pub(crate) const PENDING_POST_IDS_CACHE_SIZE: usize = 25_000;
+/// `app/post.go` `pendingPostIDsCacheTTL`: 30 seconds.
+pub(crate) const PENDING_POST_IDS_TTL_MS: i64 = 30_000;
+/// `SqlPostStore.GetMaxPostSize`: the Postgres `Posts.Message` column is `VARCHAR(65535)`, so
+/// `max(65535 / 4, model.PostMessageMaxRunesV2)` = 16383 characters.
+pub(crate) const MAX_POST_SIZE: usize = 16_383;
+/// `FileSettings.MaxFileSize` default: 100 MiB.
+pub(crate) const DEFAULT_MAX_FILE_SIZE: i64 = 100 * 1024 * 1024;
+
+/// The post types `model.Post.IsJoinLeaveMessage` names: saved without counting as messages.
+const JOIN_LEAVE_TYPES: &[&str] = &[
+    "system_join_leave",
+    "system_add_remove",
+    "system_join_channel",
+    "system_leave_channel",
+    "system_join_team",
+    "system_leave_team",
+    "system_add_to_channel",
+    "system_remove_from_channel",
+    "system_add_to_team",
+    "system_remove_from_team",
+];
+
+/// One entry of the pending-post-id cache: the post it made ("" while the first request saves).
+#[derive(Clone, Debug)]
+pub(crate) struct PendingEntry {
+    pub post_id: String,
+    pub expires_at: i64,
+    pub last_used: u64,
+}
+
+/// A user preference other than `flagged_post` (those are the world's saved posts).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Preference {
+    pub user_id: String,
+    pub category: String,
+    pub name: String,
+    pub value: String,
+}
+
+/// A post reminder (`PostReminders` row): `target_time` in seconds, as the client sent it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Reminder {
+    pub user_id: String,
+    pub post_id: String,
+    pub target_time: i64,
+}
+
+/// Server state the write routes keep (see the module docs).
+#[derive(Clone, Debug)]
+pub(crate) struct WriteState {
+    pub pending: HashMap<String, PendingEntry>,
+    pub pending_uses: u64,
+    pub pending_ttl_ms: i64,
+    pub preferences: Vec<Preference>,
+    pub reminders: Vec<Reminder>,
+    /// (team id, user id) of `team_admin` members.
+    pub team_admins: Vec<(String, String)>,
+    /// Channels whose members may not post (moderation: `create_post` off for members).
+    pub read_only: HashSet<String>,
+    /// `FileSettings.MaxFileSize`.
+    pub max_file_size: i64,
+    /// `FileSettings.EnableFileAttachments`.
+    pub enable_file_attachments: bool,
+    /// `TeamSettings.EnableCustomUserStatuses`.
+    pub enable_custom_user_statuses: bool,
+    /// `ServiceSettings.ExperimentalEnableDefaultChannelLeaveJoinMessages` (default true).
+    pub default_channel_join_leave_messages: bool,
+    /// The user id of `system-bot`, once it exists.
+    pub system_bot: Option<String>,
+}
+
+impl Default for WriteState {
+    fn default() -> Self {
+        WriteState {
+            pending: HashMap::new(),
+            pending_uses: 0,
+            pending_ttl_ms: PENDING_POST_IDS_TTL_MS,
+            preferences: Vec::new(),
+            reminders: Vec::new(),
+            team_admins: Vec::new(),
+            read_only: HashSet::new(),
+            max_file_size: DEFAULT_MAX_FILE_SIZE,
+            enable_file_attachments: true,
+            enable_custom_user_statuses: true,
+            default_channel_join_leave_messages: true,
+            system_bot: None,
+        }
+    }
+}
+
+/// `model.Post.IsJoinLeaveMessage`.
+pub(crate) fn is_join_leave(kind: &str) -> bool {
+    JOIN_LEAVE_TYPES.contains(&kind)
+}
+
+// ----- seeding API -------------------------------------------------------------------------------
+
+impl World {
+    /// Give a user the `team_admin` role in a team (`delete_others_posts`, `remove_user_from_team`).
+    pub fn make_team_admin(&mut self, team_id: &str, user_id: &str) {
+        if !self.is_team_admin(team_id, user_id) {
+            self.writes
+                .team_admins
+                .push((team_id.to_string(), user_id.to_string()));
+        }
+    }
+
+    /// Make a channel read-only: its members lose `create_post` (the channel moderation "Create
+    /// Posts" off for members); channel, team and system admins still post. `false` lifts it.
+    pub fn set_read_only(&mut self, channel_id: &str, read_only: bool) {
+        if read_only {
+            self.writes.read_only.insert(channel_id.to_string());
+        } else {
+            self.writes.read_only.remove(channel_id);
+        }
+    }
+
+    /// `FileSettings.MaxFileSize` in bytes (default 100 MiB): larger uploads get 413.
+    pub fn set_max_file_size(&mut self, bytes: i64) {
+        self.writes.max_file_size = bytes;
+    }
+
+    /// `FileSettings.EnableFileAttachments` (default on): off, uploads get 403.
+    pub fn set_file_attachments_enabled(&mut self, on: bool) {
+        self.writes.enable_file_attachments = on;
+    }
+
+    /// `TeamSettings.EnableCustomUserStatuses` (default on): off, custom statuses get 501.
+    pub fn set_custom_user_statuses_enabled(&mut self, on: bool) {
+        self.writes.enable_custom_user_statuses = on;
+    }
+
+    /// How long a pending post id is remembered (the server's 30 s; shorter for tests).
+    pub fn set_pending_post_id_ttl(&mut self, ttl: std::time::Duration) {
+        self.writes.pending_ttl_ms = i64::try_from(ttl.as_millis()).unwrap_or(i64::MAX);
+    }
+
+    /// Pin a post at `at_ms`, as `api4/post.go` `saveIsPinnedPost` does through `App.PatchPost`:
+    /// `SqlPostStore.Update` gives the post that UpdateAt, inserts an edit-history row (the old
+    /// version) and moves the channel's LastPostAt (and a reply's root UpdateAt) up to it.
+    pub fn pin_at(&mut self, post_id: &str, at_ms: i64) {
+        self.update_post_row(post_id, at_ms, |p| p.is_pinned = true);
+    }
+
+    /// Unpin a post at `at_ms` (the same store update as [`World::pin_at`]).
+    pub fn unpin_at(&mut self, post_id: &str, at_ms: i64) {
+        self.update_post_row(post_id, at_ms, |p| p.is_pinned = false);
+    }
+
+    /// Archive a channel as `user_id` does through `DELETE /channels/{id}` (`App.DeleteChannel`):
+    /// first the `system_channel_deleted` post "<username> archived the channel." (it counts as a
+    /// message and moves LastPostAt), then DeleteAt. An archived channel stays as it is.
+    pub fn archive_by(&mut self, channel_id: &str, user_id: &str) {
+        let Some((delete_at, last_post_at)) = self
+            .channel_by_id(channel_id)
+            .map(|c| (c.delete_at, c.last_post_at))
+        else {
+            return;
+        };
+        if delete_at != 0 {
+            return;
+        }
+        let at = self.tick().max(last_post_at + 1);
+        self.archive_at(channel_id, user_id, at);
+    }
+
+    /// The reminders a user has set (post id, `target_time` in seconds).
+    pub fn reminders_of(&self, user_id: &str) -> Vec<(String, i64)> {
+        self.writes
+            .reminders
+            .iter()
+            .filter(|r| r.user_id == user_id)
+            .map(|r| (r.post_id.clone(), r.target_time))
+            .collect()
+    }
+
+    /// The value of a user's preference, if set (`flagged_post` ones are the saved posts).
+    pub fn preference(&self, user_id: &str, category: &str, name: &str) -> Option<String> {
+        if category == "flagged_post" {
+            return self
+                .flagged
+                .iter()
+                .any(|(u, p)| u == user_id && p == name)
+                .then(|| "true".to_string());
+        }
+        self.writes
+            .preferences
+            .iter()
+            .find(|p| p.user_id == user_id && p.category == category && p.name == name)
+            .map(|p| p.value.clone())
+    }
+}
+
+// ----- store operations shared by the routes and the seeding methods -------------------------------
+
+impl World {
+    /// `system-bot`, the author of messages no user wrote (created on first use, as
+    /// `App.GetSystemBot` does).
+    pub(crate) fn system_bot(&mut self) -> String {
+        if let Some(id) = self.writes.system_bot.clone() {
+            return id;
+        }
+        let id = self.bot("system-bot");
+        if let Some(u) = self.user_mut(&id) {
+            u.first_name = "System".to_string();
+            u.bot_description = String::new();
+        }
+        self.writes.system_bot = Some(id.clone());
+        id
+    }
+
+    /// `SqlPostStore.Update`: the post changed by `change` gets UpdateAt `at`; its old version is
+    /// inserted as a history row (new id, `original_id`, `delete_at` = `update_at` = `at`); the
+    /// channel's LastPostAt becomes `at` if lower; a reply's root gets UpdateAt `at` if lower.
+    pub(crate) fn update_post_row(
+        &mut self,
+        post_id: &str,
+        at: i64,
+        change: impl FnOnce(&mut Post),
+    ) -> Option<()> {
+        let old = self.post_by_id(post_id)?.clone();
+        let mut history = old.clone();
+        history.id = self.new_id();
+        history.original_id = old.id.clone();
+        history.delete_at = at;
+        history.update_at = at;
+        self.insert_post(history);
+        let p = self.post_mut(post_id)?;
+        change(p);
+        p.update_at = at;
+        if let Some(c) = self.channel_mut(&old.channel_id)
+            && c.last_post_at < at
+        {
+            c.last_post_at = at;
+        }
+        if !old.root_id.is_empty()
+            && let Some(r) = self.post_mut(&old.root_id)
+            && r.update_at < at
+        {
+            r.update_at = at;
+        }
+        Some(())
+    }
+
+    /// A message saved by `App.CreatePost` without the user-facing side effects (system
+    /// messages): the channel's LastPostAt moves up; join/leave types do not count as messages
+    /// (`SqlPostStore.SaveMultiple`). Saved through [`World::system_post`]; should that count a
+    /// join/leave message, the count is taken back here, so the rule holds either way.
+    pub(crate) fn save_system_post(
+        &mut self,
+        channel_id: &str,
+        user_id: &str,
+        at: i64,
+        kind: &str,
+        message: &str,
+        props: Map<String, Value>,
+    ) -> String {
+        let counts = |w: &World| {
+            w.channel_by_id(channel_id)
+                .map(|c| (c.total_msg_count, c.total_msg_count_root))
+                .unwrap_or((0, 0))
+        };
+        let before = counts(self);
+        let id = self.system_post(channel_id, user_id, at, kind, message);
+        if let Some(p) = self.post_mut(&id) {
+            p.props = props;
+        }
+        let after = counts(self);
+        if is_join_leave(kind)
+            && let Some(c) = self.channel_mut(channel_id)
+        {
+            c.total_msg_count -= after.0 - before.0;
+            c.total_msg_count_root -= after.1 - before.1;
+        }
+        id
+    }
+
+    /// `App.DeleteChannel` at `at`: the archive notice by `user_id`, then DeleteAt.
+    pub(crate) fn archive_at(&mut self, channel_id: &str, user_id: &str, at: i64) {
+        let username = self
+            .user_by_id(user_id)
+            .map(|u| u.username.clone())
+            .unwrap_or_default();
+        let mut props = Map::new();
+        props.insert("username".into(), Value::String(username.clone()));
+        self.save_system_post(
+            channel_id,
+            user_id,
+            at,
+            "system_channel_deleted",
+            &format!("{username} archived the channel."),
+            props,
+        );
+        if let Some(c) = self.channel_mut(channel_id) {
+            c.delete_at = at;
+            c.update_at = at;
+        }
+    }
+
+    /// `SqlChannelStore.RemoveMember` for every channel of a team the user belongs to (archived
+    /// ones included, not DMs or GMs), as `App.LeaveTeam` does; thread memberships stay.
+    pub(crate) fn remove_team_channel_memberships(&mut self, team_id: &str, user_id: &str) {
+        let team_channels: HashSet<String> = self
+            .channels
+            .iter()
+            .filter(|c| c.team_id == team_id && !team_id.is_empty())
+            .map(|c| c.id.clone())
+            .collect();
+        self.channel_members
+            .retain(|m| !(m.user_id == user_id && team_channels.contains(&m.channel_id)));
+    }
+
+    /// `SqlThreadStore.DeleteMembershipsForChannel`: the user's memberships of threads (roots that
+    /// have a Threads row, i.e. ever had a reply) in the channel.
+    pub(crate) fn delete_thread_memberships_for_channel(
+        &mut self,
+        user_id: &str,
+        channel_id: &str,
+    ) {
+        let threads: HashSet<String> = self
+            .posts
+            .iter()
+            .filter(|p| {
+                p.channel_id == channel_id && p.root_id.is_empty() && p.original_id.is_empty()
+            })
+            .filter(|p| self.thread_info(&p.id).is_some())
+            .map(|p| p.id.clone())
+            .collect();
+        self.thread_memberships
+            .retain(|m| !(m.user_id == user_id && threads.contains(&m.post_id)));
+    }
+
+    /// `SqlChannelStore.SaveMember`: a new membership (LastViewedAt 0, counts 0, LastUpdateAt
+    /// `at`); an existing one is returned as it is.
+    pub(crate) fn save_channel_member(
+        &mut self,
+        channel_id: &str,
+        user_id: &str,
+        scheme_admin: bool,
+        at: i64,
+    ) -> ChannelMember {
+        if let Some(m) = self.member(channel_id, user_id) {
+            return m.clone();
+        }
+        self.add_channel_member(channel_id, user_id);
+        if let Some(m) = self
+            .channel_members
+            .iter_mut()
+            .find(|m| m.channel_id == channel_id && m.user_id == user_id)
+        {
+            m.last_update_at = at;
+            m.admin = scheme_admin;
+            return m.clone();
+        }
+        ChannelMember {
+            channel_id: channel_id.to_string(),
+            user_id: user_id.to_string(),
+            last_viewed_at: 0,
+            msg_count: 0,
+            msg_count_root: 0,
+            mention_count: 0,
+            last_update_at: at,
+            admin: scheme_admin,
+        }
+    }
+
+    /// `SqlThreadStore.MaintainMembership`: follow or unfollow; `view` also marks it read now
+    /// (`UpdateViewedTimestamp`). Nothing changes when the state is already right and `view` is
+    /// false.
+    pub(crate) fn maintain_thread_membership(
+        &mut self,
+        user_id: &str,
+        root_id: &str,
+        following: bool,
+        view: bool,
+        now: i64,
+    ) {
+        let exists = self.thread_membership(user_id, root_id).is_some();
+        let m = self.membership_mut(user_id, root_id);
+        if exists {
+            let changes = m.following != following;
+            if changes || view {
+                m.following = following;
+                if view {
+                    m.last_viewed = now;
+                    m.unread_mentions = 0;
+                }
+                m.last_updated = now;
+            }
+        } else {
+            m.following = following;
+            m.last_updated = now;
+            if view {
+                m.last_viewed = now;
+            }
+        }
+    }
+
+    // ----- the pending-post-id cache (`Server.seenPendingPostIdsCache`) ---------------------------
+
+    /// `seenPendingPostIdsCache.Get`: the post id stored for a pending post id ("" while the
+    /// first request saves), or None when it is unknown or expired.
+    pub(crate) fn pending_get(&mut self, pending_id: &str, now: i64) -> Option<String> {
+        self.writes.pending_uses += 1;
+        let uses = self.writes.pending_uses;
+        match self.writes.pending.get_mut(pending_id) {
+            Some(e) if e.expires_at > now => {
+                e.last_used = uses;
+                Some(e.post_id.clone())
+            }
+            Some(_) => {
+                self.writes.pending.remove(pending_id);
+                None
+            }
+            None => None,
+        }
+    }
+
+    /// `seenPendingPostIdsCache.SetWithExpiry(pendingId, postId, pendingPostIDsCacheTTL)`; the
+    /// least recently used entry goes when the cache is full.
+    pub(crate) fn pending_set(&mut self, pending_id: &str, post_id: &str, now: i64) {
+        self.writes.pending_uses += 1;
+        let entry = PendingEntry {
+            post_id: post_id.to_string(),
+            expires_at: now.saturating_add(self.writes.pending_ttl_ms),
+            last_used: self.writes.pending_uses,
+        };
+        self.writes.pending.insert(pending_id.to_string(), entry);
+        if self.writes.pending.len() > PENDING_POST_IDS_CACHE_SIZE
+            && let Some(oldest) = self
+                .writes
+                .pending
+                .iter()
+                .min_by_key(|(_, e)| e.last_used)
+                .map(|(k, _)| k.clone())
+        {
+            self.writes.pending.remove(&oldest);
+        }
+    }
+
+    /// A new id from the world's generator (for rows the routes build themselves).
+    pub(crate) fn fresh_id(&mut self) -> String {
+        self.new_id()
+    }
+
+    /// `seenPendingPostIdsCache.Remove` (a create that failed after registering its id).
+    pub(crate) fn pending_remove(&mut self, pending_id: &str) {
+        self.writes.pending.remove(pending_id);
+    }
+}
