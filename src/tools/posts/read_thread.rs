@@ -1,5 +1,6 @@
 //! `read_thread`: a whole thread from any post in it, oldest first, messages never cut, paged on
-//! Mattermost's (time, id) keyset (`paging::thread`).
+//! Mattermost's (time, id) keyset (`paging::thread`). Every page asks for the thread of the post given
+//! (a cursor comes back with the same arguments), so the cursor holds only the keyset's (time, id).
 
 use super::common::post_items;
 use crate::args::Limit;
@@ -7,6 +8,7 @@ use crate::calls::{Call, Source, USERNAMES};
 use crate::context::Ctx;
 use crate::error::ToolError;
 use crate::mattermost::facts::PostFacts;
+use crate::paging::cursor::{self, Fields, Reader};
 use crate::paging::{Page, Strategy, thread};
 use crate::resolve;
 use crate::show::{self, PostItem};
@@ -98,10 +100,35 @@ pub struct ThreadPosts {
     pub permalink: String,
 }
 
+/// Where the next page starts: after the post `p`, written at `t`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct After {
+    t: i64,
+    p: String,
+}
+
+impl cursor::Position for After {
+    fn write(&self, f: &mut Fields) {
+        f.num(self.t).id(&self.p);
+    }
+
+    fn read(r: &mut Reader<'_>) -> Option<After> {
+        Some(After {
+            t: r.num()?,
+            p: r.id()?,
+        })
+    }
+}
+
 async fn run(cx: &Ctx, input: Input<Args>) -> Result<Page<PostItem, ThreadPosts>, ToolError> {
     let given = resolve::post_id(&input.args.post)?;
-    let from = input.position::<thread::Position>()?;
+    let from = input.position::<After>()?.map(|a| thread::Position {
+        r: given.clone(),
+        t: a.t,
+        p: a.p,
+    });
     let page = thread::page(cx, &given, from.as_ref(), input.limit).await?;
+    let next = page.next.map(|n| After { t: n.t, p: n.p });
     let items = post_items(cx, &page.posts, None).await?;
     let extra = ThreadPosts {
         channel_id: page
@@ -112,5 +139,5 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Page<PostItem, ThreadPosts>
         root_id: page.root_id,
         permalink: show::permalink_pattern(cx.url()),
     };
-    Ok(Page::new(items).continue_at(page.next).with_extra(extra))
+    Ok(Page::new(items).continue_at(next).with_extra(extra))
 }
