@@ -26,17 +26,16 @@ pub const MAX_FILE_BYTES: usize = 8 * 1024 * 1024;
 pub const TOOL: Tool = Tool {
     name: "read_file",
     title: "Read a text file",
-    description: "A text file's content (plain text, Markdown, CSV, JSON, code, logs; UTF-8, up to 8 MiB), paged \
-                  like any list: items are its lines, numbered from 1; a line over 8 KiB comes in pieces \
-                  (continues: true) and a page stops at 32 KiB of text. total is the number of lines. A file \
-                  that is not text (an image, a PDF, an archive) is described (name, type, size) and refused.",
+    description: "A text file's content (text, Markdown, CSV, JSON, code, logs; UTF-8, up to 8 \
+                  MiB) as a list of its lines, numbered from 1: a line over 8 KiB comes in pieces \
+                  (continues: true), a page stops at 32 KiB of text, total counts the lines. A file \
+                  that is not text (an image, a PDF, an archive) is described and refused.",
     toolset: Toolset::Files,
     args: &[Arg {
         name: "file",
         kind: Kind::Text { max: MAX_REFERENCE },
         required: true,
-        about: "The file: its id (from search_files or a post's file_ids), its link, or the permalink of the \
-                post it is attached to.",
+        about: "The file's id, its link, or the permalink of its post.",
         shapes: None,
     }],
     answer: Answer::List {

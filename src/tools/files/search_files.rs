@@ -23,20 +23,20 @@ const TERMS: Arg = Arg {
     name: "terms",
     kind: Kind::Text { max: 500 },
     required: true,
-    about: "Words of the file's name or content (all must match unless match_any), \"a phrase\", prefix*, \
-            ext:pdf, from:username, in:channel (without team only direct/group names, in:@bob), -word -ext: \
-            -from: -in: to exclude, before:/after:/on:YYYY-MM-DD in UTC (-before: -after: -on: exclude days).",
+    about: "Words of the name or content (all unless match_any), \"phrase\", prefix*, ext:pdf, from:user, \
+            in:channel (all teams: only DM/group names, in:@bob), -word -ext: -from: -in: exclude, \
+            before:/after:/on:YYYY-MM-DD UTC (-before: -after: -on: exclude days).",
     shapes: None,
 };
 
 pub const TOOL: Tool = Tool {
     name: "search_files",
     title: "Search files",
-    description: "Files attached to posts in your channels (one team or all yours) whose name or content \
-                  matches search terms, newest first (ties by id): name, type, size, author, channel and the \
-                  post's permalink. Words match as full text (other forms of a word match; stop words are \
-                  ignored). Mattermost answers at most the 100 newest matching files: then capped: true, and \
-                  `older` gives terms that reach older ones. read_file reads a file.",
+    description: "Files in your channels (one team or all yours) whose name or content matches \
+                  search terms, newest first: name, type, size, author, channel and the post's \
+                  permalink. Words match as full text (other forms of a word too; stop words are \
+                  ignored). Mattermost answers at most the 100 newest matching files: then capped: \
+                  true, and `older` gives terms that reach older ones. read_file reads one.",
     toolset: Toolset::Files,
     args: &[TERMS, super::TEAM, MATCH_ANY, INCLUDE_ARCHIVED],
     answer: Answer::List {

@@ -17,10 +17,10 @@ use serde::Deserialize;
 pub const TOOL: Tool = Tool {
     name: "list_drafts",
     title: "List drafts",
-    description: "Your unsent drafts (synced drafts), most recently changed first (ties by id), each with its \
-                  channel and, for a reply, its thread's root; direct and group message drafts appear once. \
-                  Mattermost gives them whole per team, ordered by a time that moves as you type, so the list \
-                  is read whole once per cursor chain: later pages cost no request, each draft shown once.",
+    description: "Your unsent (synced) drafts, most recently changed first, each with its \
+                  channel and, for a reply, its thread's root; direct and group message drafts once. \
+                  Read whole once per cursor chain, as the order moves while you type: later pages \
+                  cost no request.",
     toolset: Toolset::Posts,
     args: &[super::TEAM],
     answer: Answer::List {

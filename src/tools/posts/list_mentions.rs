@@ -43,10 +43,10 @@ const MENTION_BODY: [(&str, Source); 6] = body(
 pub const TOOL: Tool = Tool {
     name: "list_mentions",
     title: "List mentions of you",
-    description: "Posts by others that mention you, newest first (ties by id): @username, and your first name \
-                  and own mention keys when your notification settings make them mentions (not @channel, @all, \
-                  @here). It searches your keys as words (so other posts with them are found too and left out): \
-                  Mattermost answers at most the 100 newest matches; then capped: true and `older` gives a \
+    description: "Posts by others that mention you, newest first: @username, and your first name \
+                  and mention keys when your notification settings make them mentions (not @channel, \
+                  @all, @here). Your keys are searched as words and true mentions kept; Mattermost \
+                  answers at most the 100 newest matches: then capped: true, and `older` gives a \
                   `before` day to call again with. Messages over 4000 characters are cut.",
     toolset: Toolset::Posts,
     args: &[
@@ -55,7 +55,7 @@ pub const TOOL: Tool = Tool {
             name: "before",
             kind: Kind::Time,
             required: false,
-            about: "Only mentions written before this day (UTC; RFC 3339 or 2026-11-30), to reach past the 100 newest.",
+            about: "Only mentions before this day (UTC), to reach past the 100 newest.",
             shapes: Some("adds before:<day> to the search terms"),
         },
     ],

@@ -18,11 +18,11 @@ use serde::{Deserialize, Serialize};
 pub const TOOL: Tool = Tool {
     name: "list_threads",
     title: "List followed threads",
-    description: "The threads you follow, newest reply first (ties by root id), each with its root post (cut at \
-                  4000 characters), channel, reply count, last reply, participants and unread replies and \
-                  mentions. Direct and group message threads appear once. The list is read whole once per \
-                  cursor chain (Mattermost pages it by last reply, which moves as people reply), so later \
-                  pages cost no request and show each thread once; read_thread reads one.",
+    description: "The threads you follow, newest reply first (ties by root id): root post (cut \
+                  at 4000 characters), channel, replies, last reply, participants, unread replies \
+                  and mentions; direct and group threads once. Read whole once per cursor chain, as \
+                  the order moves when people reply: later pages cost no request and show each \
+                  thread once.",
     toolset: Toolset::Posts,
     args: &[
         super::TEAM,

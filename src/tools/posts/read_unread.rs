@@ -25,12 +25,12 @@ pub const CONTEXT: u32 = 3;
 pub const TOOL: Tool = Tool {
     name: "read_unread",
     title: "Read what is unread in a channel",
-    description: "The posts written in one of your channels since you last viewed it, oldest first, after up \
-                  to 3 read posts for context (`context`, read: true), with first_unread, unread_count and \
-                  last_viewed; next_cursor goes forward. Nothing is marked read. A channel never viewed is all \
-                  unread (never_viewed) and is read newest page first. Only members have unread posts: \
-                  read_channel reads a public channel you have not joined. Messages over 4000 characters \
-                  are cut.",
+    description: "What is unread in one of your channels: the posts since you last viewed it, \
+                  oldest first, after up to 3 read posts (`context`), with first_unread, \
+                  unread_count and last_viewed; next_cursor goes forward. Nothing is marked read. A \
+                  channel never viewed is all unread (never_viewed), read newest page first. Only \
+                  members have unread posts: read_channel reads a channel you have not joined. \
+                  Messages over 4000 characters are cut.",
     toolset: Toolset::Posts,
     args: &[super::CHANNEL, super::TEAM_OF_CHANNEL],
     answer: Answer::List {
@@ -142,8 +142,11 @@ pub struct Unread {
     pub unread_count: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub first_unread: Option<FirstUnread>,
-    /// Up to 3 read posts just before the first unread one (or the latest, when nothing is unread).
+    /// Up to 3 read posts just before the first unread one (or the latest, when nothing is unread),
+    /// shown as `items` are. Published as a list of objects: the items' schema once is enough for
+    /// every client that lists the tools.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(with = "Vec<serde_json::Map<String, serde_json::Value>>")]
     pub context: Vec<PostItem>,
     /// You never viewed the channel: every post is unread, read newest page first.
     #[serde(default, skip_serializing_if = "show::is_false")]

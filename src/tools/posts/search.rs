@@ -27,9 +27,9 @@ pub const TERMS: Arg = Arg {
     name: "terms",
     kind: Kind::Text { max: 500 },
     required: true,
-    about: "Words (all must match unless match_any), \"a phrase\", prefix*, #hashtag, from:username (a member \
-            of the team searched), in:channel (without team only direct/group names, in:@bob), -word -from: \
-            -in: to exclude, before:/after:/on:YYYY-MM-DD in UTC (-before: -after: -on: exclude those days).",
+    about: "Words (all must match unless match_any), \"phrase\", prefix*, #tag, from:user (team members only), \
+            in:channel (all teams: only DM/group names, in:@bob), -word -from: -in: exclude, \
+            before:/after:/on:YYYY-MM-DD UTC (-before: -after: -on: exclude days).",
     shapes: None,
 };
 
