@@ -80,6 +80,7 @@ async fn read_drafts(cx: &Ctx, teams: &[String]) -> Result<Vec<Keyed<DraftItem>>
     for team in teams {
         // A team without drafts is answered with `null` (`api4/drafts.go` `getDrafts` encodes the nil
         // slice `store/sqlstore/draft_store.go` `GetDraftsForUser` scans no rows into).
+        // TODO(null-arrays): the plain request once the spec layer reads a null array as empty.
         let got = null_is_empty(cx.mm.api.get_drafts().user_id("me").team_id(team).send())
             .await
             .map_err(|e| {
