@@ -183,7 +183,7 @@ async fn search_files_reads_every_match_once_and_marks_mattermosts_cap() {
         .await;
     assert!(first.get("capped").is_none());
     assert_eq!(first["items"][0]["channel"], json!("~town-square"));
-    assert_eq!(first["items"][0]["author"], json!("bob"));
+    assert_eq!(first["items"][0]["by"], json!("bob"));
     let capped = mcp
         .read_all("search_files", json!({"terms": "minutes", "limit": 200}))
         .await;
@@ -273,7 +273,7 @@ async fn read_file_reads_the_file_of_the_permalink_search_answers_and_names_who_
     assert_eq!(pages[0]["file_id"], json!(agenda));
     assert_eq!(pages[0]["file"]["name"], json!("agenda.md"));
     assert_eq!(
-        pages[0]["file"]["author"],
+        pages[0]["file"]["by"],
         json!("bob"),
         "who shared it, by username"
     );
@@ -284,7 +284,7 @@ async fn read_file_reads_the_file_of_the_permalink_search_answers_and_names_who_
         .pages("read_file", json!({"file": agenda, "limit": 2}))
         .await;
     assert_eq!(lines_of(&by_id), lines_of(&pages));
-    assert_eq!(by_id[0]["file"]["author"], json!("bob"));
+    assert_eq!(by_id[0]["file"]["by"], json!("bob"));
     assert!(
         sim.log().iter().all(|r| !r.path.contains("/posts/")),
         "a file named by id needs no post"

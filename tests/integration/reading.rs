@@ -363,7 +363,7 @@ async fn read_thread_reads_a_thread_of_450_tied_replies_whole_from_its_root_or_a
         .find(|i| i["id"] == json!(all[8]))
         .expect("the long reply");
     assert_eq!(
-        long["message"].as_str().map(str::len),
+        long["text"].as_str().map(str::len),
         Some(5000),
         "messages are not cut"
     );
@@ -461,7 +461,7 @@ async fn list_threads_lists_every_followed_thread_once_direct_ones_once_at_limit
     assert_eq!(ids(&whole), order, "every limit reads the same order");
     assert_eq!(first["total"], json!(all.len()));
     let root = &whole[0]["root"];
-    assert_eq!(root["author"], json!("alice"));
+    assert_eq!(root["by"], json!("alice"));
     assert!(
         whole[0]["participants"]
             .as_array()
@@ -792,13 +792,12 @@ async fn list_mentions_lists_true_mentions_by_others_once_and_is_capped_at_100()
     assert_eq!(first["mention_keys"], json!(["@alice"]));
     let shown = mcp.read_all("list_mentions", json!({"limit": 200})).await;
     assert_eq!(shown.len(), 100);
-    assert!(shown.iter().all(|p| p["author"] == json!("bob")));
-    assert!(shown.iter().all(|p| {
-        p["message"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("@alice,")
-    }));
+    assert!(shown.iter().all(|p| p["by"] == json!("bob")));
+    assert!(
+        shown
+            .iter()
+            .all(|p| { p["text"].as_str().unwrap_or_default().contains("@alice,") })
+    );
     let newest = set(mentions.iter().rev().take(100).cloned());
     let got = every_item_once(&mcp, "list_mentions", json!({}), [1, 30, 200], &newest).await;
     assert_eq!(got.len(), 100);
@@ -1053,7 +1052,7 @@ async fn list_drafts_across_teams_when_one_team_has_none_lists_the_others_though
     let (sim, mcp) = harness::start(b.w, "alice").await;
     let all = mcp.read_all("list_drafts", json!({"limit": 200})).await;
     assert_eq!(ids(&all), [b.channel.clone()]);
-    assert_eq!(all[0]["message"], json!("a draft in eng"));
+    assert_eq!(all[0]["text"], json!("a draft in eng"));
     assert_eq!(
         requests_to(&sim, "GET", "/drafts"),
         2,
