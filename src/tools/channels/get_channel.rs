@@ -23,9 +23,9 @@ use serde::{Deserialize, Serialize};
 pub const TOOL: Tool = Tool {
     name: "get_channel",
     title: "A channel",
-    description: "One channel by id, name, display name, @username (a direct message), URL or post permalink, \
-                  and whether you are a member (false for a public channel you have not joined). For a member \
-                  also unread posts, mentions and member_count.",
+    description: "One channel by id, name, display name, @username, URL or post permalink, and whether you are \
+                  a member (false for a public channel not joined). A member also gets unread, mentions and \
+                  member_count.",
     toolset: Toolset::Channels,
     args: &[CHANNEL, TEAM_OF_CHANNEL],
     answer: Answer::One,

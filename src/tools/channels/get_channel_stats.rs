@@ -17,8 +17,7 @@ use serde::{Deserialize, Serialize};
 pub const TOOL: Tool = Tool {
     name: "get_channel_stats",
     title: "A channel's counts",
-    description: "Counts for one channel you are a member of: members (active people only), guests, pinned \
-                  posts and files. Mattermost gives them only to members.",
+    description: "Counts of a channel you are in: active members, guests, pinned posts and files.",
     toolset: Toolset::Channels,
     args: &[CHANNEL, TEAM_OF_CHANNEL],
     answer: Answer::One,

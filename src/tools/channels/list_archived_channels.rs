@@ -16,9 +16,8 @@ use serde::Deserialize;
 pub const TOOL: Tool = Tool {
     name: "list_archived_channels",
     title: "A team's archived channels",
-    description: "A team's archived channels by display name: the public ones and the private ones you were in \
-                  (every one, for a system admin). Read whole once per cursor chain; later pages cost no \
-                  request.",
+    description: "A team's archived channels by display name: public ones and private ones you were in (all, \
+                  for a system admin). Read whole once per cursor chain.",
     toolset: Toolset::Channels,
     args: &[TEAM],
     answer: Answer::List {

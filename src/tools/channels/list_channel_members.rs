@@ -25,8 +25,8 @@ use std::collections::HashSet;
 pub const TOOL: Tool = Tool {
     name: "list_channel_members",
     title: "A channel's members",
-    description: "The people of a channel you are in, by username, each with channel_admin (Mattermost shows \
-                  members only to members). Read whole once per cursor chain; later pages cost no request.",
+    description: "The people of a channel you are in (Mattermost shows members only to members), by username, \
+                  with channel_admin. Read whole once per cursor chain.",
     toolset: Toolset::Channels,
     args: &[CHANNEL, TEAM_OF_CHANNEL],
     answer: Answer::List {

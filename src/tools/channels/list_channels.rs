@@ -22,9 +22,9 @@ use std::collections::HashMap;
 pub const TOOL: Tool = Tool {
     name: "list_channels",
     title: "Your channels",
-    description: "The channels you are in, direct and group messages included, most recently active first, \
-                  with unread posts and mentions; a direct message is named @username. Archived ones are left \
-                  out (list_archived_channels). Read once per cursor chain; later pages cost no request.",
+    description: "The channels you are in (direct and group messages too, archived ones not), most recently \
+                  active first, with unread posts and mentions; a direct message is named @username. Read \
+                  whole once per cursor chain.",
     toolset: Toolset::Channels,
     args: &[
         Arg {

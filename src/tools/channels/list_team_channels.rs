@@ -15,8 +15,8 @@ use serde::Deserialize;
 pub const TOOL: Tool = Tool {
     name: "list_team_channels",
     title: "A team's public channels",
-    description: "A team's public channels, joined or not, by display name. Archived ones are left out \
-                  (list_archived_channels). Read whole once per cursor chain; later pages cost no request.",
+    description: "A team's public channels, joined or not, by display name; archived ones are in \
+                  list_archived_channels. Read whole once per cursor chain.",
     toolset: Toolset::Channels,
     args: &[TEAM],
     answer: Answer::List {

@@ -33,8 +33,8 @@ pub const TOOL: Tool = Tool {
     name: "search_channels",
     title: "Search channels",
     description: "Channels whose name, display name or purpose contains `term`, or whose words start with its \
-                  words: your teams' public channels, joined or not, archived too, and your own private and \
-                  group channels, each with member. At most 100 public channels per team: then capped: true.",
+                  words: your teams' public channels (joined or not, archived too) and your own private and \
+                  group channels, each with member. At most 100 public ones per team (then capped).",
     toolset: Toolset::Channels,
     args: &[
         Arg {

@@ -17,8 +17,8 @@ pub const TOOL: Tool = Tool {
     name: "get_status",
     title: "Who is online",
     description: "The presence of up to 100 people: online, away, dnd or offline, set_by_user, last activity, \
-                  when Do Not Disturb ends, custom status. Someone with no status held shows offline without \
-                  last_activity. Names nobody has come back in not_found.",
+                  Do Not Disturb end, custom status (offline without last_activity when Mattermost holds \
+                  none). Unknown names are in not_found.",
     toolset: Toolset::People,
     args: &[USERS],
     answer: Answer::Bounded {

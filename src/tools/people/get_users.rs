@@ -11,9 +11,8 @@ use serde::Deserialize;
 pub const TOOL: Tool = Tool {
     name: "get_users",
     title: "Look people up",
-    description: "Up to 100 people by username (alice or @alice), user id or email, each once in the order \
-                  given. Names nobody has come back in not_found with the closest usernames; the call fails \
-                  only when nobody is found. search_users finds people by part of a name.",
+    description: "Up to 100 people by username, id or email, each once in the order given. Names nobody has \
+                  are in not_found with the closest usernames; the call fails only when nobody is found.",
     toolset: Toolset::People,
     args: &[USERS],
     answer: Answer::Bounded {

@@ -14,8 +14,8 @@ use serde::{Deserialize, Serialize};
 pub const TOOL: Tool = Tool {
     name: "get_team",
     title: "A team",
-    description: "One team by id, name or display name, and whether you are a member. A team you are not in is \
-                  found by its id or exact name, when Mattermost shows it to you.",
+    description: "One team by id, name or display name, and whether you are a member. A team you are not in: \
+                  by id or exact name, if Mattermost shows it to you.",
     toolset: Toolset::Teams,
     args: &[TEAM],
     answer: Answer::One,

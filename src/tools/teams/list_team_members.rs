@@ -22,8 +22,8 @@ use std::collections::HashSet;
 pub const TOOL: Tool = Tool {
     name: "list_team_members",
     title: "A team's members",
-    description: "A team's people by username, each with team_admin. Deactivated people only with \
-                  include_deactivated. Read whole once per cursor chain; later pages cost no request.",
+    description: "A team's people by username, with team_admin; deactivated people only with \
+                  include_deactivated. Read whole once per cursor chain.",
     toolset: Toolset::Teams,
     args: &[
         TEAM,

@@ -17,8 +17,7 @@ use serde::Deserialize;
 pub const TOOL: Tool = Tool {
     name: "list_teams",
     title: "Your teams",
-    description: "Your teams by display name: id, name (its URL part), display name, open or invite-only, \
-                  description. Archived teams are left out.",
+    description: "Your teams by display name; archived teams are left out.",
     toolset: Toolset::Teams,
     args: &[],
     answer: Answer::List {

@@ -35,9 +35,9 @@ const OWN_STATE: Hints = Hints {
 pub const TOOL: Tool = Tool {
     name: "mark_channel_read",
     title: "Mark a channel read",
-    description: "Marks a channel read for you, as opening it does. Use only when the person asks; reading \
-                  never marks anything. Says what Mattermost did: nothing when nothing was unread or you are \
-                  not a member. Threads keep their unread state unless include_threads.",
+    description: "Marks a channel read for you, as opening it does; only when the person asks. Says what \
+                  Mattermost did (nothing if nothing was unread or you are not a member). Threads keep their \
+                  unread state unless include_threads.",
     toolset: Toolset::Writes,
     args: &[
         CHANNEL,
