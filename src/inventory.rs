@@ -134,6 +134,20 @@ mod tests {
     }
 
     #[test]
+    fn every_tool_carries_its_own_cursor_tag() {
+        let mut seen = std::collections::BTreeMap::new();
+        for name in tools().iter().map(|t| t.name).chain(["tools/list"]) {
+            let tag = crate::paging::cursor::tool_tag(name);
+            if let Some(other) = seen.insert(tag.clone(), name) {
+                panic!(
+                    "{name} and {other} share the cursor tag {tag}: a cursor of one would be taken for the other's"
+                );
+            }
+        }
+        assert!(seen.len() >= 20);
+    }
+
+    #[test]
     fn names_are_unique() {
         let mut names: Vec<&str> = tools().iter().map(|t| t.name).collect();
         names.sort();

@@ -1,7 +1,7 @@
 //! The opaque cursor every list tool hands back as `next_cursor`.
 //!
 //! A cursor is short text, not base64 of JSON: a header that binds it to its list — a version letter,
-//! three characters for the tool, four for the arguments that chose the list (their fingerprint, with
+//! four characters for the tool, four for the arguments that chose the list (their fingerprint, with
 //! `limit` and `cursor` left out, so the page size may change between pages) and three for the person
 //! — then the position's fields (numbers in base 36, ids as they are, other text escaped), each after
 //! `_`, then a check of five characters over all of it. The whole is cut into groups of at most eight
@@ -17,7 +17,7 @@ use sha2::{Digest, Sha256};
 
 const VERSION: char = 'a';
 const SALT: &[u8] = b"mattermost-mcp cursor v2";
-const TOOL_LEN: usize = 3;
+const TOOL_LEN: usize = 4;
 const FINGERPRINT_LEN: usize = 4;
 const PERSON_LEN: usize = 3;
 const HEADER_LEN: usize = 1 + TOOL_LEN + FINGERPRINT_LEN + PERSON_LEN;
@@ -98,11 +98,34 @@ impl Binding {
     fn header(&self) -> String {
         let mut h = String::with_capacity(HEADER_LEN);
         h.push(VERSION);
-        h.push_str(&tag(self.tool.as_bytes(), TOOL_LEN));
-        h.push_str(&self.fingerprint);
+        h.push_str(&tool_tag(self.tool));
+        h.push_str(&tag(self.fingerprint.as_bytes(), FINGERPRINT_LEN));
         h.push_str(&tag(self.person.as_bytes(), PERSON_LEN));
         h
     }
+
+    /// The check of a cursor's text for this binding: over the tool's whole name, the whole fingerprint
+    /// and the person's whole id (not only their tags), and the text.
+    fn check(&self, body: &str) -> String {
+        digest_tag(
+            &[
+                SALT,
+                self.tool.as_bytes(),
+                b"\0",
+                self.fingerprint.as_bytes(),
+                b"\0",
+                self.person.as_bytes(),
+                b"\0",
+                body.as_bytes(),
+            ],
+            CHECK_LEN,
+        )
+    }
+}
+
+/// The tag a tool's cursors carry (a test keeps the tags of all tools distinct).
+pub fn tool_tag(tool: &str) -> String {
+    digest_tag(&[b"tool ", tool.as_bytes()], TOOL_LEN)
 }
 
 /// The fields of a position, in order.
@@ -226,7 +249,8 @@ pub fn position<P: Position>(fields: &Fields) -> Result<P, CursorError> {
 }
 
 /// The fingerprint of the arguments that chose a list: sha256 over their canonical JSON (keys sorted,
-/// `limit` and `cursor` left out), as four base-36 characters.
+/// `limit` and `cursor` left out), as 16 hex digits (a cursor carries four characters of it and its
+/// check covers the whole).
 pub fn fingerprint(args: &serde_json::Map<String, serde_json::Value>) -> String {
     let mut keys: Vec<&String> = args
         .keys()
@@ -243,7 +267,10 @@ pub fn fingerprint(args: &serde_json::Map<String, serde_json::Value>) -> String 
         canonical.push_str(&canonical_value(&args[*k]));
     }
     canonical.push('}');
-    tag(canonical.as_bytes(), FINGERPRINT_LEN)
+    Sha256::digest(canonical.as_bytes())[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 fn canonical_value(v: &serde_json::Value) -> String {
@@ -289,26 +316,22 @@ fn base36(mut n: u64) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
-/// `len` base-36 characters of sha256 over `data`.
+/// `len` base-36 characters of sha256 over `data`, one from each of its first bytes.
 fn tag(data: &[u8], len: usize) -> String {
     digest_tag(&[data], len)
 }
 
 fn digest_tag(parts: &[&[u8]], len: usize) -> String {
+    const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
     let mut h = Sha256::new();
     for p in parts {
         h.update(p);
     }
-    let digest = h.finalize();
-    let mut first = [0u8; 8];
-    first.copy_from_slice(&digest[..8]);
-    let digits = base36(u64::from_be_bytes(first));
-    let padded = format!("{digits:0>13}");
-    padded[..len].to_string()
-}
-
-fn check(body: &str) -> String {
-    digest_tag(&[SALT, body.as_bytes()], CHECK_LEN)
+    h.finalize()
+        .iter()
+        .take(len)
+        .map(|b| char::from(DIGITS[usize::from(*b) % 36]))
+        .collect()
 }
 
 fn grouped(raw: &str) -> String {
@@ -327,7 +350,7 @@ pub fn encode(binding: &Binding, fields: &Fields) -> String {
         body.push('_');
         body.push_str(f);
     }
-    let check = check(&body);
+    let check = binding.check(&body);
     grouped(&format!("{body}{check}"))
 }
 
@@ -349,34 +372,29 @@ pub fn decode(cursor: &str, binding: &Binding, tools: &[&str]) -> Result<Fields,
         return Err(CursorError::Garbled);
     }
     let (body, sum) = raw.split_at(raw.len() - CHECK_LEN);
-    let looks_like_cursor = body.starts_with(VERSION)
-        && body[HEADER_LEN..].is_empty() | body[HEADER_LEN..].starts_with('_');
-    if check(body) != sum {
-        return Err(if looks_like_cursor {
-            CursorError::Altered
-        } else {
-            CursorError::Garbled
-        });
-    }
-    if !looks_like_cursor {
+    let (header, rest) = body.split_at(HEADER_LEN);
+    if !header.starts_with(VERSION) || !(rest.is_empty() || rest.starts_with('_')) {
         return Err(CursorError::Garbled);
     }
-    let (header, rest) = body.split_at(HEADER_LEN);
     let expected = binding.header();
-    let tool_part = |h: &str| h[1..1 + TOOL_LEN].to_string();
-    if tool_part(header) != tool_part(&expected) {
+    let part = |h: &str, from: usize, len: usize| h[from..from + len].to_string();
+    let (tool_at, fp_at) = ((1, TOOL_LEN), (1 + TOOL_LEN, FINGERPRINT_LEN));
+    let made_by = part(header, tool_at.0, tool_at.1);
+    if made_by != part(&expected, tool_at.0, tool_at.1) {
         let other = tools
             .iter()
-            .find(|t| tag(t.as_bytes(), TOOL_LEN) == tool_part(header))
+            .find(|t| tool_tag(t) == made_by)
             .map(|t| t.to_string());
         return Err(CursorError::OtherTool(other));
     }
-    let fp = |h: &str| h[1 + TOOL_LEN..1 + TOOL_LEN + FINGERPRINT_LEN].to_string();
-    if fp(header) != fp(&expected) {
+    if part(header, fp_at.0, fp_at.1) != part(&expected, fp_at.0, fp_at.1) {
         return Err(CursorError::OtherArguments);
     }
     if header != expected {
         return Err(CursorError::OtherPerson);
+    }
+    if binding.check(body) != sum {
+        return Err(CursorError::Altered);
     }
     let fields = rest
         .split('_')

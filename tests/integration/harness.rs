@@ -274,6 +274,13 @@ pub fn check_envelope(page: &Value) {
     assert!(page["requests"].as_u64().is_some(), "requests is present");
 }
 
+/// When the post an item shows was written, in milliseconds, from the simulator (tools show times to
+/// the second; paging is tested to the millisecond).
+pub fn created_ms(sim: &Sim, item: &Value) -> i64 {
+    let id = item["id"].as_str().unwrap_or_default();
+    sim.with_world(|w| w.post_created(id)).unwrap_or(0)
+}
+
 /// The ids of items.
 pub fn ids(items: &[Value]) -> Vec<String> {
     items

@@ -67,9 +67,7 @@ async fn a_channel_of_1000_tied_posts_reads_every_post_exactly_once_at_limits_1_
                 .as_array()
                 .into_iter()
                 .flatten()
-                .map(|i| {
-                    mattermost_mcp::time::parse(i["time"].as_str().unwrap_or_default()).unwrap_or(0)
-                })
+                .map(|i| harness::created_ms(&sim, i))
                 .collect();
             assert!(
                 times.windows(2).all(|w| w[0] <= w[1]),
@@ -197,21 +195,21 @@ async fn paging_back_while_people_post_loses_nothing_that_was_there() {
 #[tokio::test(flavor = "multi_thread")]
 async fn before_after_and_since_read_the_posts_around_a_post_and_a_time() {
     let (world, channel, posted) = tied_channel(120, 4, 9);
-    let (_sim, mcp) = harness::start(world, "alice").await;
+    let (sim, mcp) = harness::start(world, "alice").await;
     let all = mcp
         .read_all("read_channel", json!({"channel": channel, "limit": 50}))
         .await;
-    let times: std::collections::HashMap<String, String> = all
+    let times: std::collections::HashMap<String, i64> = all
         .iter()
         .map(|i| {
             (
                 i["id"].as_str().unwrap_or_default().to_string(),
-                i["time"].as_str().unwrap_or_default().to_string(),
+                harness::created_ms(&sim, i),
             )
         })
         .collect();
     let pivot = &posted[60];
-    let pivot_time = times[pivot].clone();
+    let pivot_time = times[pivot];
     let before = mcp
         .read_all(
             "read_channel",
@@ -221,7 +219,7 @@ async fn before_after_and_since_read_the_posts_around_a_post_and_a_time() {
     assert!(
         before
             .iter()
-            .all(|i| i["time"].as_str() < Some(pivot_time.as_str()))
+            .all(|i| harness::created_ms(&sim, i) < pivot_time)
     );
     let after = mcp
         .read_all(
@@ -232,11 +230,11 @@ async fn before_after_and_since_read_the_posts_around_a_post_and_a_time() {
     assert!(
         after
             .iter()
-            .all(|i| i["time"].as_str() > Some(pivot_time.as_str()))
+            .all(|i| harness::created_ms(&sim, i) > pivot_time)
     );
     let same_ms = all
         .iter()
-        .filter(|i| i["time"].as_str() == Some(pivot_time.as_str()))
+        .filter(|i| harness::created_ms(&sim, i) == pivot_time)
         .count();
     assert_eq!(
         before.len() + after.len() + same_ms,
@@ -246,7 +244,7 @@ async fn before_after_and_since_read_the_posts_around_a_post_and_a_time() {
     let since = mcp
         .read_all(
             "read_channel",
-            json!({"channel": channel, "since": pivot_time, "limit": 13}),
+            json!({"channel": channel, "since": pivot_time.to_string(), "limit": 13}),
         )
         .await;
     assert_eq!(
@@ -254,10 +252,7 @@ async fn before_after_and_since_read_the_posts_around_a_post_and_a_time() {
         after.len() + same_ms,
         "since reads the pivot's millisecond and all after it"
     );
-    let ordered: Vec<&str> = since
-        .iter()
-        .map(|i| i["time"].as_str().unwrap_or_default())
-        .collect();
+    let ordered: Vec<i64> = since.iter().map(|i| harness::created_ms(&sim, i)).collect();
     assert!(
         ordered.windows(2).all(|w| w[0] <= w[1]),
         "since reads oldest first, forward"
@@ -289,7 +284,7 @@ async fn since_past_1000_changed_posts_reaches_every_post_written_since_and_noth
         .map(|i| {
             (
                 i["id"].as_str().unwrap_or_default().to_string(),
-                mattermost_mcp::time::parse(i["time"].as_str().unwrap_or_default()).unwrap_or(0),
+                harness::created_ms(&sim, i),
             )
         })
         .collect();

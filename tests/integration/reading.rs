@@ -184,7 +184,7 @@ fn unread_world(unread: usize, seed: u64) -> (World, String, Vec<(String, i64)>,
 #[tokio::test(flavor = "multi_thread")]
 async fn read_unread_reads_every_unread_post_once_with_read_context_at_limits_1_13_200() {
     let (world, channel, read, unread) = unread_world(250, 41);
-    let (_sim, mcp) = harness::start(world, "alice").await;
+    let (sim, mcp) = harness::start(world, "alice").await;
     let first = mcp
         .ok("read_unread", json!({"channel": channel, "limit": 13}))
         .await;
@@ -204,8 +204,14 @@ async fn read_unread_reads_every_unread_post_once_with_read_context_at_limits_1_
     let first_items = items(&first);
     assert_eq!(first["first_unread"]["id"], first_items[0]["id"]);
     // The first unread millisecond (3 posts) is whole on the first page.
-    let t = ms(&first_items[0], "time");
-    assert_eq!(first_items.iter().filter(|i| ms(i, "time") == t).count(), 3);
+    let t = harness::created_ms(&sim, &first_items[0]);
+    assert_eq!(
+        first_items
+            .iter()
+            .filter(|i| harness::created_ms(&sim, i) == t)
+            .count(),
+        3
+    );
     let order = every_item_once(
         &mcp,
         "read_unread",

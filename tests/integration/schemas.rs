@@ -37,11 +37,20 @@ async fn start_demo() -> (Sim, Mcp, Demo) {
     )
     .await;
     let files = mcp
-        .ok("search_files", json!({"terms": "budget", "limit": 1}))
+        .ok("search_files", json!({"terms": "txt", "limit": 50}))
         .await;
-    let file = files["items"][0]["id"]
-        .as_str()
-        .unwrap_or_default()
+    // A text file: the other kinds are read by the attachment readers (see `files.rs`).
+    let file = files["items"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|f| {
+            f["mime_type"]
+                .as_str()
+                .is_some_and(|m| m.starts_with("text/"))
+        })
+        .and_then(|f| f["id"].as_str())
+        .expect("a text file in the demo")
         .to_string();
     (
         sim,

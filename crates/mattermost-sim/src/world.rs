@@ -728,6 +728,11 @@ impl World {
         self.posts.push(post);
     }
 
+    /// When a post was written, in milliseconds (handy in tests: tools show times to the second).
+    pub fn post_created(&self, post_id: &str) -> Option<i64> {
+        self.post_by_id(post_id).map(|p| p.create_at)
+    }
+
     /// The message of a post (handy in tests).
     pub fn post_message(&self, post_id: &str) -> Option<String> {
         self.post_by_id(post_id).map(|p| p.message.clone())
