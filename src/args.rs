@@ -99,7 +99,9 @@ pub fn input_schema(args: &[Arg], limit: Option<Limit>) -> Map<String, Value> {
     let mut required = Vec::new();
     for a in args {
         let mut schema = a.kind.schema(limit);
-        if let Some(obj) = schema.as_object_mut() {
+        if let Some(obj) = schema.as_object_mut()
+            && !a.about.is_empty()
+        {
             obj.insert("description".into(), json!(a.about));
         }
         properties.insert(a.name.to_string(), schema);

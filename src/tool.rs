@@ -172,14 +172,14 @@ impl Tool {
                 name: "limit",
                 kind: Kind::Limit,
                 required: false,
-                about: "Items per page.",
+                about: "",
                 shapes: Some("the page size"),
             });
             args.push(Arg {
                 name: "cursor",
                 kind: Kind::Cursor,
                 required: false,
-                about: "The previous page's next_cursor.",
+                about: "",
                 shapes: Some("where the page starts"),
             });
         }
@@ -363,8 +363,8 @@ pub fn envelope<I: Serialize, X: Serialize>(
 
 /// The published output schema of `T`, kept small because every client lists it on every start:
 /// schemars' schema, inlined, without `$schema`, titles, formats, descriptions or defaults; the answer's
-/// own fields typed in full; the fields of the objects inside it (a list's items, say) typed when
-/// always present and named when not; anything deeper by its type alone.
+/// own fields typed in full; the objects inside it (a list's items, say) by the fields they always have;
+/// anything deeper by its type alone.
 pub fn output_schema<T: JsonSchema>() -> JsonObject {
     let settings = schemars::generate::SchemaSettings::draft2020_12().with(|s| {
         s.inline_subschemas = true;
@@ -400,12 +400,11 @@ fn shallow(v: &mut Value, depth: usize) {
         })
         .unwrap_or_default();
     if let Some(Value::Object(props)) = map.get_mut("properties") {
-        for (name, schema) in props.iter_mut() {
-            if depth >= 1 && !required.contains(name) {
-                *schema = Value::Object(JsonObject::new());
-            } else {
-                shallow(schema, depth + 1);
-            }
+        if depth >= 1 {
+            props.retain(|name, _| required.contains(name));
+        }
+        for (_, schema) in props.iter_mut() {
+            shallow(schema, depth + 1);
         }
     }
 }

@@ -15,8 +15,7 @@ pub const CHANNEL: Arg = Arg {
     name: "channel",
     kind: Kind::Channel,
     required: true,
-    about: "The channel: id, name (town-square, ~town-square), display name, @username for a direct \
-            message, its URL, or a post's permalink.",
+    about: "Id, name, display name, @user for a direct message, URL, or a post's permalink.",
     shapes: None,
 };
 
