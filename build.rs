@@ -1,7 +1,8 @@
 //! Generates the typed Mattermost client from the pinned OpenAPI spec.
 //!
-//! spec (found and checked by sha256) -> upstream surface -> overrides checked against it -> repairs ->
-//! undocumented parameters -> multipart operations excluded -> progenitor -> `$OUT_DIR/mattermost_client.rs`.
+//! spec (the committed prose-free copy `spec/<stripped>`, or `$MATTERMOST_OPENAPI` stripped the same way;
+//! checked by sha256) -> upstream surface -> overrides checked against it -> repairs -> undocumented
+//! parameters -> multipart operations excluded -> progenitor -> `$OUT_DIR/mattermost_client.rs`.
 //!
 //! Besides the client it writes, for the binary and the tests:
 //! - `normalization.json`: every edit the repairs and overrides made, and every operation left out;
@@ -10,7 +11,7 @@
 //!
 //! Any problem stops the build with a message naming the file at fault and what to do.
 
-use mattermost_spec::{Overrides, Surface, document, pinned, repairs};
+use mattermost_spec::{Overrides, Surface, pinned, repairs};
 use std::path::{Path, PathBuf};
 
 fn main() {
@@ -23,6 +24,8 @@ fn main() {
 fn run() -> Result<(), String> {
     let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").map_err(|e| e.to_string())?);
     let out = PathBuf::from(std::env::var("OUT_DIR").map_err(|e| e.to_string())?);
+    // Only files that exist: cargo re-runs a build script whose `rerun-if-changed` names a missing file
+    // on every build.
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=spec/pinned.yaml");
     println!("cargo:rerun-if-changed=overrides");
@@ -30,15 +33,15 @@ fn run() -> Result<(), String> {
     println!("cargo:rerun-if-env-changed={}", pinned::ENV_SHA256);
 
     let pin = pinned::Pin::load(&root)?;
-    for candidate in pin.default_locations(&root) {
-        println!("cargo:rerun-if-changed={}", candidate.display());
-    }
     let env_path = std::env::var(pinned::ENV_PATH).ok();
     let env_sha = std::env::var(pinned::ENV_SHA256).ok();
-    let spec = pinned::locate(&pin, &root, env_path.as_deref(), env_sha.as_deref())?;
+    let spec = pinned::load(&pin, &root, env_path.as_deref(), env_sha.as_deref())?;
     println!("cargo:rerun-if-changed={}", spec.path.display());
+    if let Some(stale) = &spec.stale_copy {
+        println!("cargo:warning={stale}");
+    }
 
-    let mut doc = document::parse(&spec.bytes, &spec.path.display().to_string())?;
+    let mut doc = spec.doc.clone();
     let upstream = Surface::of(&doc);
     let overrides_dir = root.join("overrides");
     for sub in ["parameters", "repairs"] {
