@@ -1,11 +1,13 @@
 //! Mattermost: the client generated from the spec (sealed in [`generated`]) and the thin hand layer
 //! beside it: the connection ([`Mattermost::connect`]: auth, TLS, timeouts), the transport hooks
 //! ([`transport`]: request counting, declared-operation check, retries, rate limits), the call scope
-//! ([`call`]) and the errors ([`errors`]). Regenerating the client never touches this layer.
+//! ([`call`]) and the errors ([`errors`]); and every operation classified and callable from JSON
+//! ([`operations`], for the operation gateway). Regenerating the client never touches this layer.
 
 pub mod call;
 pub mod errors;
 pub mod generated;
+pub mod operations;
 pub mod transport;
 
 use crate::config::Config;

@@ -6,6 +6,7 @@ mod governance;
 
 mod files;
 mod harness;
+mod operations;
 mod people;
 
 mod protocol;

@@ -9,6 +9,7 @@
 //! `mattermost-mcp spec-check`. Everything here is plain data and pure functions over
 //! `serde_json::Value`, so that both uses see exactly the same rules.
 
+pub mod catalog;
 pub mod check;
 pub mod document;
 pub mod overrides;
