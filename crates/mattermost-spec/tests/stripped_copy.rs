@@ -259,3 +259,74 @@ fn spec_strip_pins_checks_and_refuses_another_file() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `pinned::load`, as the build calls it: the committed copy by default (checked by sha256), another
+/// file through the same stripping, accepted by its sha256, a stale copy warned about.
+#[test]
+fn the_build_loads_the_committed_copy_or_another_file_by_its_sha256() {
+    use mattermost_spec::pinned::load;
+    let dir = std::env::temp_dir().join(format!("spec-load-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("spec")).expect("dir");
+    let upstream = dir.join("up.yaml");
+    std::fs::write(&upstream, tiny_spec("Get the things")).expect("write");
+    let upstream_bytes = std::fs::read(&upstream).expect("read");
+    let stripped = strip::strip(&document::parse(&upstream_bytes, "up").expect("parses"));
+    let copy = strip::to_bytes(&stripped.doc);
+    std::fs::write(dir.join("spec/up.stripped.json"), &copy).expect("copy");
+    let pin = Pin {
+        release: "1".into(),
+        file: "up.yaml".into(),
+        sha256: sha256_hex(&upstream_bytes),
+        stripped: "up.stripped.json".into(),
+        stripped_sha256: sha256_hex(&copy),
+        source: "A test.".into(),
+    };
+
+    let loaded = load(&pin, &dir, None, None).expect("the committed copy loads");
+    assert!(loaded.pinned && loaded.committed_copy && loaded.stale_copy.is_none());
+    assert_eq!(loaded.sha256, pin.sha256, "it stands for the upstream file");
+    assert_eq!(loaded.doc, stripped.doc);
+
+    let up = upstream.to_string_lossy().into_owned();
+    let loaded = load(&pin, &dir, Some(&up), None).expect("the pinned upstream file loads");
+    assert!(loaded.pinned && !loaded.committed_copy && loaded.stale_copy.is_none());
+    assert_eq!(loaded.doc, stripped.doc, "through the same stripping");
+    assert!(loaded.dropped.contains_key("operation.summary"));
+
+    let other = dir.join("other.yaml");
+    std::fs::write(&other, tiny_spec("Other").replace("GetThings", "GetOthers")).expect("write");
+    let other_path = other.to_string_lossy().into_owned();
+    let e = load(&pin, &dir, Some(&other_path), None).expect_err("not by accident");
+    assert!(
+        e.contains("is not the pinned") && e.contains("MATTERMOST_OPENAPI_SHA256="),
+        "{e}"
+    );
+    let sha = sha256_hex(&std::fs::read(&other).expect("read"));
+    let loaded = load(&pin, &dir, Some(&other_path), Some(&sha)).expect("on purpose");
+    assert!(!loaded.pinned);
+    assert_eq!(loaded.sha256, sha);
+
+    let e = load(&pin, &dir, Some("/nonexistent/spec.yaml"), None).expect_err("missing");
+    assert!(
+        e.contains("was not found") && e.contains("spec/up.stripped.json"),
+        "{e}"
+    );
+
+    std::fs::write(dir.join("spec/up.stripped.json"), b"{\"paths\": {}}\n").expect("tamper");
+    let e = load(&pin, &dir, None, None).expect_err("a changed copy is refused");
+    assert!(
+        e.contains("changed by hand") && e.contains("spec-strip"),
+        "{e}"
+    );
+    let loaded = load(&pin, &dir, Some(&up), None).expect("the upstream file still loads");
+    assert!(
+        loaded
+            .stale_copy
+            .as_deref()
+            .is_some_and(|w| w.contains("stale")),
+        "and the stale copy is named: {:?}",
+        loaded.stale_copy
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
