@@ -372,12 +372,13 @@ fn take<T: DeserializeOwned>(
             "a path parameter cannot be empty, `.` or `..`: it would change the path".into(),
         ));
     }
-    let first = match serde_json::from_value::<T>(value.clone()) {
+    let first = match read::<T>(value) {
         Ok(v) => return Ok(Some(v)),
         Err(e) => e,
     };
     if let Value::String(s) = value
-        && let Ok(v) = serde_json::from_str::<T>(s)
+        && let Ok(inner) = serde_json::from_str::<Value>(s)
+        && let Ok(v) = read::<T>(&inner)
     {
         return Ok(Some(v));
     }
@@ -385,11 +386,18 @@ fn take<T: DeserializeOwned>(
         || (name == BODY && entry.body.as_ref().is_some_and(|b| b.schema.ty == "array"));
     if wants_array
         && !value.is_array()
-        && let Ok(v) = serde_json::from_value::<T>(Value::Array(vec![value.clone()]))
+        && let Ok(v) = read::<T>(&Value::Array(vec![value.clone()]))
     {
         return Ok(Some(v));
     }
     Err(invalid(first.to_string()))
+}
+
+/// A JSON value as `T`, read from its bytes: the generated client reads every answer with
+/// `serde_json::from_slice`, so this shares its deserializers rather than compiling a second set for
+/// every body type (as `from_value` would).
+fn read<T: DeserializeOwned>(value: &Value) -> Result<T, serde_json::Error> {
+    serde_json::from_slice(&serde_json::to_vec(value)?)
 }
 
 /// The error type of an operation's generated `send`: Mattermost's AppError, or nothing when the spec
@@ -437,8 +445,11 @@ async fn reply_json<T: Serialize, E: ErrorBody>(
     match r {
         Ok(rv) => {
             let status = rv.status().as_u16();
-            let value =
-                serde_json::to_value(rv.into_inner()).map_err(|e| DispatchError::Mattermost {
+            // Through bytes, not `to_value`: the client already compiles a serializer to bytes for
+            // its bodies' types, and a second serializer for every answer's type costs the build.
+            let value = serde_json::to_vec(&rv.into_inner())
+                .and_then(|bytes| serde_json::from_slice::<Value>(&bytes))
+                .map_err(|e| DispatchError::Mattermost {
                     operation: entry.id.clone(),
                     error: MmError::NotMattermost {
                         status,
