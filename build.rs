@@ -48,7 +48,7 @@ fn run() -> Result<(), String> {
         println!("cargo:warning={stale}");
     }
 
-    let mut doc = spec.doc.clone();
+    let mut doc = spec.doc;
     let upstream = Surface::of(&doc);
     let overrides_dir = root.join("overrides");
     for sub in ["parameters", "repairs"] {

@@ -8,7 +8,7 @@
 //! builder this way gets an arm that says why it cannot be called, and a build warning.
 
 use mattermost_spec::catalog::{AnswerKind, Catalog, Entry};
-use proc_macro2::{Ident, Span, TokenStream, TokenTree};
+use proc_macro2::{Ident, TokenStream, TokenTree};
 use quote::quote;
 use std::collections::BTreeMap;
 
@@ -66,7 +66,7 @@ pub fn generate(file: &syn::File, mut catalog: Catalog) -> Result<Output, String
         entry.client_method = Some(g.method.clone());
         match function(entry, g) {
             Ok(f) => {
-                let name = Ident::new(&format!("op_{}", g.method), Span::call_site());
+                let name = ident(&format!("op_{}", g.method.trim_start_matches("r#")))?;
                 functions.push(f);
                 arms.push(quote! { #id => Ok(Box::pin(#name(client, entry, params, cap))), });
             }
@@ -135,8 +135,8 @@ pub fn generate(file: &syn::File, mut catalog: Catalog) -> Result<Output, String
 }
 
 fn function(entry: &Entry, g: &Generated) -> Result<TokenStream, String> {
-    let method = Ident::new(&g.method, Span::call_site());
-    let name = Ident::new(&format!("op_{}", g.method), Span::call_site());
+    let method = ident(&g.method)?;
+    let name = ident(&format!("op_{}", g.method.trim_start_matches("r#")))?;
     let mut steps = Vec::new();
     let mut used: Vec<String> = Vec::new();
     let vars: Vec<&str> = entry
@@ -176,7 +176,7 @@ fn function(entry: &Entry, g: &Generated) -> Result<TokenStream, String> {
             .setters
             .get(&field)
             .ok_or_else(|| format!("the builder has no setter `{field}` for `{}`", p.name))?;
-        let setter = Ident::new(&field, Span::call_site());
+        let setter = ident(&field)?;
         let wire = &p.name;
         steps.push(quote! {
             let b = match take::<#ty>(entry, params, #wire)? {
@@ -252,6 +252,11 @@ fn function(entry: &Entry, g: &Generated) -> Result<TokenStream, String> {
             #reply
         }
     })
+}
+
+/// An identifier as the generated code spells it (`r#type` included), or why it is not one.
+fn ident(name: &str) -> Result<Ident, String> {
+    syn::parse_str::<Ident>(name).map_err(|e| format!("`{name}` is not an identifier: {e}"))
 }
 
 fn read_generated(file: &syn::File) -> Result<Vec<Generated>, String> {
