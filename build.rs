@@ -1,16 +1,23 @@
 //! Generates the typed Mattermost client from the pinned OpenAPI spec.
 //!
-//! spec (found and checked by sha256) -> upstream surface -> overrides checked against it -> repairs ->
-//! undocumented parameters -> multipart operations excluded -> progenitor -> `$OUT_DIR/mattermost_client.rs`.
+//! spec (the committed prose-free copy `spec/<stripped>`, or `$MATTERMOST_OPENAPI` stripped the same way;
+//! checked by sha256) -> upstream surface -> overrides checked against it -> repairs -> undocumented
+//! parameters -> multipart operations excluded -> progenitor -> `$OUT_DIR/mattermost_client.rs`.
 //!
 //! Besides the client it writes, for the binary and the tests:
+//! - `operations.json`: the catalog, every operation classified (`mattermost_spec::catalog`);
+//! - `operations_dispatch.rs`: one function per operation that sends it from JSON parameters through
+//!   the generated client, and the `match` that picks it (`build/dispatch.rs`);
 //! - `normalization.json`: every edit the repairs and overrides made, and every operation left out;
 //! - `overrides.json`: the declared overrides (for `mattermost-mcp overrides`);
 //! - `surface.json`: the operations of the repaired spec, as the generated client has them.
 //!
 //! Any problem stops the build with a message naming the file at fault and what to do.
 
-use mattermost_spec::{Overrides, Surface, document, pinned, repairs};
+#[path = "build/dispatch.rs"]
+mod dispatch;
+
+use mattermost_spec::{Overrides, Surface, catalog, pinned, repairs};
 use std::path::{Path, PathBuf};
 
 fn main() {
@@ -23,22 +30,25 @@ fn main() {
 fn run() -> Result<(), String> {
     let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").map_err(|e| e.to_string())?);
     let out = PathBuf::from(std::env::var("OUT_DIR").map_err(|e| e.to_string())?);
+    // Only files that exist: cargo re-runs a build script whose `rerun-if-changed` names a missing file
+    // on every build.
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=build");
     println!("cargo:rerun-if-changed=spec/pinned.yaml");
     println!("cargo:rerun-if-changed=overrides");
     println!("cargo:rerun-if-env-changed={}", pinned::ENV_PATH);
     println!("cargo:rerun-if-env-changed={}", pinned::ENV_SHA256);
 
     let pin = pinned::Pin::load(&root)?;
-    for candidate in pin.default_locations(&root) {
-        println!("cargo:rerun-if-changed={}", candidate.display());
-    }
     let env_path = std::env::var(pinned::ENV_PATH).ok();
     let env_sha = std::env::var(pinned::ENV_SHA256).ok();
-    let spec = pinned::locate(&pin, &root, env_path.as_deref(), env_sha.as_deref())?;
+    let spec = pinned::load(&pin, &root, env_path.as_deref(), env_sha.as_deref())?;
     println!("cargo:rerun-if-changed={}", spec.path.display());
+    if let Some(stale) = &spec.stale_copy {
+        println!("cargo:warning={stale}");
+    }
 
-    let mut doc = document::parse(&spec.bytes, &spec.path.display().to_string())?;
+    let mut doc = spec.doc;
     let upstream = Surface::of(&doc);
     let overrides_dir = root.join("overrides");
     for sub in ["parameters", "repairs"] {
@@ -64,6 +74,12 @@ fn run() -> Result<(), String> {
     let normalized = repairs::normalize(&mut doc, &overrides)
         .map_err(|e| listing("the spec repairs in overrides/repairs/ do not apply", &e))?;
     let surface = Surface::of(&doc);
+    let release = if spec.pinned {
+        pin.release.as_str()
+    } else {
+        "unpinned"
+    };
+    let classified = catalog::classify(&doc, &normalized.excluded, &overrides, release);
 
     let api: openapiv3::OpenAPI = serde_json::from_value(doc)
         .map_err(|e| format!("the repaired spec is not OpenAPI 3.0 that openapiv3 reads: {e}"))?;
@@ -79,8 +95,15 @@ fn run() -> Result<(), String> {
     let file: syn::File = syn::parse2(tokens)
         .map_err(|e| format!("progenitor produced code syn cannot parse: {e}"))?;
     let code = prettyplease::unparse(&file);
+    let dispatched = dispatch::generate(&file, classified)
+        .map_err(|e| format!("the dispatcher cannot be generated from the client: {e}"))?;
+    for line in &dispatched.not_generated {
+        println!("cargo:warning=operation not callable through the dispatcher: {line}");
+    }
 
     write(&out.join("mattermost_client.rs"), &code)?;
+    write(&out.join("operations_dispatch.rs"), &dispatched.code)?;
+    write(&out.join("operations.json"), &to_json(&dispatched.catalog)?)?;
     write(&out.join("normalization.json"), &to_json(&normalized)?)?;
     write(&out.join("surface.json"), &to_json(&surface)?)?;
     write(
@@ -88,14 +111,7 @@ fn run() -> Result<(), String> {
         &to_json(&describe(&overrides))?,
     )?;
     write(&out.join("overrides_full.json"), &to_json(&overrides)?)?;
-    println!(
-        "cargo:rustc-env=MATTERMOST_SPEC_RELEASE={}",
-        if spec.pinned {
-            pin.release.as_str()
-        } else {
-            "unpinned"
-        }
-    );
+    println!("cargo:rustc-env=MATTERMOST_SPEC_RELEASE={release}");
     println!("cargo:rustc-env=MATTERMOST_SPEC_SHA256={}", spec.sha256);
     println!(
         "cargo:rustc-env=MATTERMOST_SPEC_PATH={}",

@@ -1,14 +1,16 @@
 //! Mattermost: the client generated from the spec ([`generated`]) and the thin hand layer beside it:
 //! the connection ([`Mattermost::connect`]: TLS, timeouts, one pool for every person), the transport
 //! hooks ([`transport`]: the person's token on each request, request counting, declared-operation
-//! check, retries, rate limits), the call scope ([`call`]), the errors ([`errors`]) and the facts
-//! Mattermost encodes in its objects, decoded once ([`facts`]). Regenerating the client never touches
-//! this layer.
+//! check, retries, rate limits), the call scope ([`call`]), the errors ([`errors`]), the facts
+//! Mattermost encodes in its objects, decoded once ([`facts`]), and every operation classified and
+//! callable from JSON ([`operations`], for the operation gateway). Regenerating the client never
+//! touches this layer.
 
 pub mod call;
 pub mod errors;
 pub mod facts;
 pub mod generated;
+pub mod operations;
 pub mod transport;
 
 use crate::config::Config;

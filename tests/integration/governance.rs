@@ -254,9 +254,9 @@ fn the_readmes_configuration_names_every_variable_the_server_reads() {
     );
 }
 
+/// An older release's spec (the 7.2 era), as the prose-free copy committed for these tests.
 fn older_spec() -> PathBuf {
-    let pinned = Path::new(env!("MATTERMOST_SPEC_PATH"));
-    pinned.with_file_name("mattermost-openapi-v4-7.2-era.yaml")
+    Path::new(ROOT).join("spec/older/mattermost-openapi-v4-7.2-era.stripped.json")
 }
 
 #[test]
@@ -368,7 +368,8 @@ fn a_spec_that_is_not_the_pinned_one_or_is_missing_stops_the_build_naming_what_i
         "names the file: {stderr}"
     );
     assert!(
-        stderr.contains("../shared/spec/") && stderr.contains("on purpose"),
-        "where to put it and how to build another: {stderr}"
+        stderr.contains("spec/mattermost-openapi-v4-11.6.0-dev.stripped.json")
+            && stderr.contains("on purpose"),
+        "where the committed copy is and how to build another: {stderr}"
     );
 }

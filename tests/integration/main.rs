@@ -7,6 +7,7 @@ mod faults;
 mod files;
 mod governance;
 mod harness;
+mod operations;
 mod people;
 mod protocol;
 mod read_channel;

@@ -162,8 +162,12 @@ fn locate<'a>(op: &'a Operation, name: &str) -> Option<&'a crate::surface::Param
         .or_else(|| op.param(Location::Query, name))
 }
 
-/// Compares `other` (a spec as Mattermost publishes it) with the repaired pinned surface.
+/// Compares `other` (a spec as Mattermost publishes it, or its stripped copy) with the repaired pinned
+/// surface. `other` is stripped first ([`crate::strip`]), as the build strips every spec, so the
+/// repairs see the same kind of input the pinned copy gave them.
 pub fn compare(pinned: &Surface, other: &Value, overrides: &Overrides, uses: &[Use]) -> Report {
+    let stripped = crate::strip::strip(other);
+    let other = &stripped.doc;
     let mut findings = Vec::new();
     let upstream = Surface::of(other);
     for p in &overrides.parameters {

@@ -1,5 +1,5 @@
-//! The Mattermost OpenAPI spec as this project uses it: the pinned release and where its file is found
-//! ([`pinned`]), the document itself ([`document`]), the surface of its operations ([`surface`]), the
+//! The Mattermost OpenAPI spec as this project uses it: the pinned release and where the build reads it
+//! ([`pinned`]), its prose-free copy ([`strip`]), the document itself ([`document`]), the surface of its operations ([`surface`]), the
 //! project's declared overrides ([`overrides`]) and the repairs the spec needs before a client can be
 //! generated from it ([`repairs`]), and the report that compares another release with the one pinned
 //! ([`check`]).
@@ -9,11 +9,13 @@
 //! `mattermost-mcp spec-check`. Everything here is plain data and pure functions over
 //! `serde_json::Value`, so that both uses see exactly the same rules.
 
+pub mod catalog;
 pub mod check;
 pub mod document;
 pub mod overrides;
 pub mod pinned;
 pub mod repairs;
+pub mod strip;
 pub mod surface;
 
 pub use overrides::{Overrides, Parameter, Repair};

@@ -33,6 +33,9 @@ pub struct Excluded {
     pub method: String,
     pub path: String,
     pub reason: String,
+    /// The path item the operation was removed from, as it was (for classifying the operation anyway).
+    #[serde(skip)]
+    pub item: Value,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -702,8 +705,10 @@ pub fn drop_multipart(doc: &mut Value) -> Vec<Excluded> {
             if !multipart {
                 continue;
             }
+            let before = Value::Object(item.clone());
             if let Some(op) = item.remove(method) {
                 excluded.push(Excluded {
+                    item: before,
                     operation: op.get("operationId").and_then(Value::as_str).unwrap_or("?").to_string(),
                     method: method.to_ascii_uppercase(),
                     path: path.clone(),

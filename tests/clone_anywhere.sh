@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# A clone builds anywhere: clones the committed state of this checkout's HEAD into a fresh temporary
+# directory with nothing beside it (the clone's ../shared does not exist) and MATTERMOST_OPENAPI unset,
+# builds it with its own target directory (only CARGO_HOME, the downloaded crates, is shared), runs
+# `mattermost-mcp demo` and checks it answers MCP initialize and tools/list over stdio, then checks that a
+# second `cargo build` rebuilds nothing.
+#
+# Usage: tests/clone_anywhere.sh   (CI runs it as its own step; it costs one full debug build)
+set -euo pipefail
+source_repo="$(cd "$(dirname "$0")/.." && pwd)"
+head="$(git -C "$source_repo" rev-parse HEAD)"
+if [ -n "$(git -C "$source_repo" status --porcelain --untracked-files=no)" ]; then
+  echo "note: $source_repo has uncommitted changes; the clone is of the commit $head only"
+fi
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/mattermost-mcp-clone.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+clone="$work/repo"
+git clone --quiet --no-checkout "$source_repo" "$clone"
+git -C "$clone" checkout --quiet "$head"
+if [ -e "$clone/../shared" ]; then
+  echo "FAIL: $clone/../shared exists; the clone must have nothing beside it" >&2
+  exit 1
+fi
+ls -A "$work"
+
+unset MATTERMOST_OPENAPI MATTERMOST_OPENAPI_SHA256 CARGO_TARGET_DIR CARGO_BUILD_TARGET_DIR
+export CARGO_TARGET_DIR="$clone/target"
+cd "$clone"
+
+echo "== building the clone at $clone (commit $head)"
+start=$(date +%s)
+cargo build --locked
+echo "built in $(( $(date +%s) - start )) s"
+bin="$clone/target/debug/mattermost-mcp"
+
+echo "== mattermost-mcp demo answers MCP initialize and tools/list over stdio"
+python3 - "$bin" <<'PY'
+import json, subprocess, sys
+
+proc = subprocess.Popen([sys.argv[1], "demo"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                        stderr=subprocess.DEVNULL, text=True, env={"MATTERMOST_MCP_LOG": "warn"})
+
+def send(message):
+    proc.stdin.write(json.dumps(message) + "\n")
+    proc.stdin.flush()
+
+def answer(want_id):
+    while True:
+        line = proc.stdout.readline()
+        if not line:
+            sys.exit(f"FAIL: the server closed stdout before answering request {want_id}")
+        message = json.loads(line)
+        if message.get("id") == want_id:
+            if "error" in message:
+                sys.exit(f"FAIL: request {want_id} answered an error: {message['error']}")
+            return message["result"]
+
+try:
+    send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "clone-anywhere", "version": "1"}}})
+    init = answer(1)
+    if "tools" not in init.get("capabilities", {}):
+        sys.exit(f"FAIL: initialize offers no tools: {init}")
+    send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    tools, cursor, request = [], None, 2
+    while True:
+        send({"jsonrpc": "2.0", "id": request, "method": "tools/list",
+              "params": {"cursor": cursor} if cursor else {}})
+        page = answer(request)
+        tools += [t["name"] for t in page["tools"]]
+        cursor = page.get("nextCursor")
+        request += 1
+        if not cursor:
+            break
+    for name in ("get_me", "read_channel", "search_posts"):
+        if name not in tools:
+            sys.exit(f"FAIL: tools/list lacks {name}: {tools}")
+    print(f"ok: {init['serverInfo']['name']} {init['serverInfo'].get('version', '')} lists {len(tools)} tools")
+finally:
+    proc.stdin.close()
+    proc.terminate()
+    proc.wait(timeout=10)
+PY
+
+echo "== a second cargo build of the clone rebuilds nothing"
+bash "$clone/tests/no_rebuild.sh" "$clone"
