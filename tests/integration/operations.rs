@@ -5,6 +5,7 @@
 //! sent. Requests go through the generated client and its transport hooks, in a call scope that
 //! declares the one operation, to a small local listener that records each request and answers `{}`.
 
+use mattermost_mcp::config::Secret;
 use mattermost_mcp::mattermost::call::CallScope;
 use mattermost_mcp::mattermost::operations::{
     self, AnswerKind, BODY, CALLABLE, DispatchError, Entry, Params,
@@ -116,7 +117,12 @@ async fn send(
         Ok(entry) => entry.id.as_str(),
         Err(e) => return Err(e),
     };
-    let scope = CallScope::new("call_operation", [id], Duration::from_secs(30), None);
+    let scope = std::sync::Arc::new(CallScope::new(
+        "call_operation",
+        Secret::new("a-test-token".into()),
+        [id],
+        Duration::from_secs(30),
+    ));
     scope.run(operations::call(client, operation, params)).await
 }
 
@@ -368,7 +374,12 @@ async fn answers_come_back_as_json_bytes_or_nothing() {
     );
     let file = params(json!({"file_id": SAMPLE_ID}));
     let answer = operations::call_capped(&client, "GetFile", &file, 4);
-    let scope = CallScope::new("call_operation", ["GetFile"], Duration::from_secs(30), None);
+    let scope = std::sync::Arc::new(CallScope::new(
+        "call_operation",
+        Secret::new("a-test-token".into()),
+        ["GetFile"],
+        Duration::from_secs(30),
+    ));
     let answer = scope.run(answer).await.expect("answers");
     assert!(
         matches!(&answer, operations::Answer::Bytes { bytes, truncated: true, .. } if bytes.len() == 4),
@@ -562,7 +573,12 @@ async fn every_operations_parameters_are_checked() {
 async fn an_operation_the_scope_does_not_declare_is_refused_by_the_transport() {
     let listener = Listener::start().await;
     let client = listener.client();
-    let scope = CallScope::new("call_operation", ["GetUser"], Duration::from_secs(30), None);
+    let scope = std::sync::Arc::new(CallScope::new(
+        "call_operation",
+        Secret::new("a-test-token".into()),
+        ["GetUser"],
+        Duration::from_secs(30),
+    ));
     let e = scope
         .run(operations::call(
             &client,
