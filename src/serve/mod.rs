@@ -121,15 +121,7 @@ pub async fn run_http(
             settings.addr
         ));
     }
-    let sessions = CancellationToken::new();
     let addr = settings.addr;
-    let app = match app(&config, settings, offer, page_size, sessions.clone()) {
-        Ok(a) => a,
-        Err(message) => {
-            crate::log::error(&message);
-            return ExitCode::from(2);
-        }
-    };
     let listener = match tokio::net::TcpListener::bind(addr).await {
         Ok(l) => l,
         Err(e) => {
@@ -139,10 +131,19 @@ pub async fn run_http(
             return ExitCode::from(1);
         }
     };
-    let bound = listener
-        .local_addr()
-        .map(|a| a.to_string())
-        .unwrap_or_else(|_| addr.to_string());
+    let settings = match listener.local_addr() {
+        Ok(bound) => settings.bound_to(bound),
+        Err(_) => settings,
+    };
+    let sessions = CancellationToken::new();
+    let app = match app(&config, settings, offer, page_size, sessions.clone()) {
+        Ok(a) => a,
+        Err(message) => {
+            crate::log::error(&message);
+            return ExitCode::from(2);
+        }
+    };
+    let bound = app.settings.addr;
     crate::log::info(&format!(
         "serving MCP over HTTP on {bound} (clients connect to {}), for {} — each request as the person whose \
          token it carries",

@@ -67,6 +67,8 @@ pub struct HttpSettings {
     pub stateless: bool,
     pub shutdown: Duration,
     pub tls: Option<Tls>,
+    /// Whether the public URL was derived from the address (then it follows the bound port).
+    derived: bool,
 }
 
 /// Parses the listening address: `HOST:PORT`, or a port alone (then on 127.0.0.1).
@@ -231,7 +233,22 @@ impl HttpSettings {
             stateless: boolean(config::STATELESS, get(config::STATELESS))?,
             shutdown: seconds(config::SHUTDOWN, get(config::SHUTDOWN), 30)?,
             tls,
+            derived: loopback && get(config::PUBLIC_URL).is_none_or(|v| v.trim().is_empty()),
         })
+    }
+
+    /// The settings once the listener is bound to `bound` (port 0 gets a real port): a public URL
+    /// derived from the address follows it.
+    pub fn bound_to(mut self, bound: SocketAddr) -> HttpSettings {
+        self.addr = bound;
+        if self.derived {
+            let scheme = if self.tls.is_some() { "https" } else { "http" };
+            self.public_url = format!("{scheme}://{bound}");
+            if let Some(first) = self.origins.first_mut() {
+                first.port = bound.port();
+            }
+        }
+        self
     }
 
     /// The MCP endpoint's address.

@@ -7,6 +7,8 @@ mod faults;
 mod files;
 mod governance;
 mod harness;
+mod http;
+mod http_harness;
 mod people;
 mod protocol;
 mod read_channel;
