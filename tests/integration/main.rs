@@ -11,6 +11,7 @@ mod http;
 mod http_hardening;
 mod http_harness;
 mod http_isolation;
+mod http_nginx;
 mod people;
 mod protocol;
 mod read_channel;
