@@ -291,7 +291,11 @@ impl App {
             (Some(s), _) if is_delete && response.status().is_success() => self.owners.unbind(s),
             _ => {}
         }
-        let (parts, body) = response.into_parts();
+        let (mut parts, body) = response.into_parts();
+        if is_delete && parts.status == StatusCode::ACCEPTED {
+            // The session is ended: nothing more will come, which clients read as 200 or 204.
+            parts.status = StatusCode::NO_CONTENT;
+        }
         Response::from_parts(
             parts,
             Held {

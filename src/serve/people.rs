@@ -185,3 +185,88 @@ impl Registry {
             .unwrap_or(0)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{Config, Secret};
+    use crate::mattermost::Mattermost;
+
+    fn ctx() -> Arc<Ctx> {
+        let config = Config::from(|k| match k {
+            "MATTERMOST_URL" => Some("http://127.0.0.1:9".into()),
+            "MATTERMOST_TOKEN" => Some("unused".into()),
+            _ => None,
+        })
+        .expect("config");
+        let mm = Arc::new(Mattermost::connect(&config).expect("a client"));
+        Arc::new(Ctx::new(mm, Secret::new("unused".into())))
+    }
+
+    fn person(i: usize, bytes: usize) -> Person {
+        let c = ctx();
+        if bytes > 0 {
+            c.lists.put("list".into(), Arc::new(vec![0u8]), bytes);
+        }
+        Person::new(
+            Key::of(&format!("token-{i}")),
+            c,
+            PersonLimits::new(1, 60),
+            format!("p{i}"),
+        )
+    }
+
+    fn bounds(cap: usize, cache_bytes: usize) -> Bounds {
+        Bounds {
+            cap,
+            idle: Duration::from_secs(3600),
+            max_age: MAX_AGE,
+            cache_bytes,
+        }
+    }
+
+    #[test]
+    fn past_the_byte_bound_the_least_recently_seen_are_forgotten() {
+        let r = Registry::new(bounds(100, 3_000));
+        for i in 0..3 {
+            r.insert(person(i, 1_000));
+            std::thread::sleep(Duration::from_millis(3));
+        }
+        assert_eq!(r.len(), 3);
+        assert!(
+            r.get(&Key::of("token-0")).is_some(),
+            "seen again: now the most recent"
+        );
+        std::thread::sleep(Duration::from_millis(3));
+        r.insert(person(3, 1_000));
+        assert_eq!(r.len(), 3);
+        assert!(r.bytes() <= 3_000);
+        assert!(
+            r.get(&Key::of("token-1")).is_none(),
+            "the least recently seen went"
+        );
+        assert!(r.get(&Key::of("token-0")).is_some() && r.get(&Key::of("token-3")).is_some());
+    }
+
+    #[test]
+    fn past_the_count_bound_the_least_recently_seen_is_forgotten() {
+        let r = Registry::new(bounds(2, usize::MAX));
+        for i in 0..5 {
+            r.insert(person(i, 0));
+            std::thread::sleep(Duration::from_millis(3));
+        }
+        assert_eq!(r.len(), 2);
+        assert!(r.get(&Key::of("token-4")).is_some() && r.get(&Key::of("token-3")).is_some());
+    }
+
+    #[test]
+    fn a_key_is_the_tokens_sha256_and_prints_only_its_start() {
+        let k = Key::of("abc");
+        assert_eq!(
+            k.hex(),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        assert_eq!(format!("{k:?}"), "Key(ba7816bf)");
+        assert_eq!(k.short(), "ba7816bf");
+    }
+}

@@ -20,6 +20,9 @@ use std::time::{Duration, Instant};
 const OWNERS_KEPT: usize = 100_000;
 /// How long an owner is remembered after it was last seen.
 const OWNER_KEPT_FOR: Duration = Duration::from_secs(24 * 3600);
+/// How long a session's files serve after they were written: rmcp deletes them only when the client
+/// ends the session, so sessions their clients forgot are cleared after this.
+const FILES_KEPT_FOR: Duration = Duration::from_secs(24 * 3600);
 
 fn name_of(session_id: &str) -> String {
     Sha256::digest(session_id.as_bytes())
@@ -49,12 +52,44 @@ impl DirStore {
     fn path(&self, session_id: &str, ext: &str) -> PathBuf {
         self.dir.join(format!("{}.{ext}", name_of(session_id)))
     }
+
+    /// Removes the files of sessions older than [`FILES_KEPT_FOR`].
+    async fn sweep(&self) {
+        let Ok(mut entries) = tokio::fs::read_dir(&self.dir).await else {
+            return;
+        };
+        while let Ok(Some(entry)) = entries.next_entry().await {
+            let old = entry
+                .metadata()
+                .await
+                .ok()
+                .and_then(|m| m.modified().ok())
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age > FILES_KEPT_FOR);
+            let ours = entry.file_name().to_str().is_some_and(|n| {
+                n.ends_with(".json") || n.ends_with(".owner") || n.ends_with(".partial")
+            });
+            if old && ours {
+                let _ = tokio::fs::remove_file(entry.path()).await;
+            }
+        }
+    }
 }
 
 #[async_trait::async_trait]
 impl SessionStore for DirStore {
     async fn load(&self, session_id: &str) -> Result<Option<SessionState>, SessionStoreError> {
-        match tokio::fs::read(self.path(session_id, "json")).await {
+        let path = self.path(session_id, "json");
+        let expired = tokio::fs::metadata(&path)
+            .await
+            .ok()
+            .and_then(|m| m.modified().ok())
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > FILES_KEPT_FOR);
+        if expired {
+            return Ok(None);
+        }
+        match tokio::fs::read(&path).await {
             Ok(bytes) => Ok(Some(serde_json::from_slice(&bytes)?)),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(Box::new(e)),
@@ -66,6 +101,7 @@ impl SessionStore for DirStore {
         let partial = self.path(session_id, "partial");
         tokio::fs::write(&partial, serde_json::to_vec(state)?).await?;
         tokio::fs::rename(&partial, &path).await?;
+        self.sweep().await;
         Ok(())
     }
 

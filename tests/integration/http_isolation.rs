@@ -138,3 +138,48 @@ async fn the_persons_kept_are_bounded_in_number_and_idle_time() {
     call(idle.endpoint(), sim.token("alice")).await;
     assert_eq!(checks("alice"), 2, "forgotten after a second idle");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_session_answers_only_the_person_who_opened_it() {
+    let sim = Sim::start(two_people(3).world).await.expect("sim");
+    let server = h::spawn(&sim.url(), &[], &[]).await;
+    let post = |token: String, body: Value, session: Option<String>| {
+        let mut r = h::http()
+            .post(server.endpoint())
+            .bearer_auth(token)
+            .header("Accept", "application/json, text/event-stream")
+            .header("Content-Type", "application/json")
+            .body(body.to_string());
+        if let Some(s) = session {
+            r = r
+                .header("Mcp-Session-Id", s)
+                .header("MCP-Protocol-Version", "2025-11-25");
+        }
+        h::send(r)
+    };
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
+    let opened = post(sim.token("alice"), init, None).await;
+    let session = opened.header("mcp-session-id").expect("a session");
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "list_saved", "arguments": {}}});
+    let bob = post(sim.token("bob"), call.clone(), Some(session.clone())).await;
+    assert_eq!(bob.status, 404, "bob on alice's session: {}", bob.body);
+    assert!(!bob.body.contains("alice"), "{}", bob.body);
+    let alice = post(sim.token("alice"), call, Some(session.clone())).await;
+    assert_eq!(alice.status, 200, "{}", alice.body);
+    assert!(alice.body.contains("items"), "{}", alice.body);
+
+    // Only its opener ends it; the end is 204 (what clients expect of a DELETE that worked).
+    let end = |token: String| {
+        h::send(
+            h::http()
+                .delete(server.endpoint())
+                .bearer_auth(token)
+                .header("Mcp-Session-Id", &session)
+                .header("MCP-Protocol-Version", "2025-11-25"),
+        )
+    };
+    assert_eq!(end(sim.token("bob")).await.status, 404);
+    assert_eq!(end(sim.token("alice")).await.status, 204);
+}
