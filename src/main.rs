@@ -186,8 +186,9 @@ async fn demo(page_size: usize, transport: Transport) -> ExitCode {
     serve(config, page_size, transport, false).await
 }
 
-/// The simulator alone, with the demo workspace and `people` more persons in it, each in the demo's
-/// team and channels with a few saved posts (for `bench/`).
+/// The simulator alone, with the demo workspace, a channel of 100 posts with attachments, and
+/// `people` more persons in it, each in the demo's team and channels with a few saved posts (for
+/// `bench/`).
 async fn bench_sim(people: usize) -> ExitCode {
     let mut world = mattermost_sim::World::demo();
     let team = world.team_id("acme").unwrap_or_default();
@@ -206,12 +207,30 @@ async fn bench_sim(people: usize) -> ExitCode {
         .flat_map(|c| world.post_ids_in(c))
         .take(40)
         .collect();
+    // The benchmark's channel: 100 posts, each with a small attachment (every post then has file
+    // ids, which the other server's models require).
+    let bench = world.channel(&team, "bench", "Bench", mattermost_sim::ChannelKind::Public);
+    let demo = world.user("demo");
+    world.join(&bench, &demo);
+    for i in 0..100i64 {
+        let post = world.post(
+            &bench,
+            &demo,
+            1_700_000_000_000 + i,
+            &format!("bench post {i}"),
+        );
+        world.attach(
+            &post,
+            &format!("note-{i}.txt"),
+            format!("note {i}").as_bytes(),
+        );
+    }
     let mut names = Vec::new();
     for i in 1..=people {
         let name = format!("person{i:03}");
         let id = world.user(&name);
         world.add_to_team(&team, &id);
-        for c in &channels {
+        for c in channels.iter().chain([&bench]) {
             world.join(c, &id);
         }
         for p in posts.iter().skip(i % 7).step_by(3) {
@@ -227,7 +246,7 @@ async fn bench_sim(people: usize) -> ExitCode {
         }
     };
     let tokens: Vec<String> = names.iter().map(|n| sim.token(n)).collect();
-    let channel = channels.first().cloned().unwrap_or_default();
+    let channel = bench;
     println!(
         "{}",
         serde_json::json!({"url": sim.url(), "tokens": tokens, "channel": channel, "team": team})

@@ -120,7 +120,7 @@ impl Auth {
         )
     }
 
-    async fn confirm(&self, ctx: &Ctx) -> Result<types::User, Response<Body>> {
+    async fn confirm(&self, ctx: &Ctx) -> Result<types::User, Box<Response<Body>>> {
         let asked = ctx.request_as_me(
             "GetUser",
             self.timeout,
@@ -130,21 +130,21 @@ impl Auth {
             Ok(me) => Ok(me.into_inner()),
             Err(MmError::Api {
                 status: 401, id, ..
-            }) => Err(self.refused(&id)),
-            Err(e) => Err(self.unavailable(e)),
+            }) => Err(Box::new(self.refused(&id))),
+            Err(e) => Err(Box::new(self.unavailable(e))),
         }
     }
 
     /// The person a request acts as, or the answer that refuses it.
-    pub async fn person(&self, headers: &HeaderMap) -> Result<Arc<Person>, Response<Body>> {
+    pub async fn person(&self, headers: &HeaderMap) -> Result<Arc<Person>, Box<Response<Body>>> {
         let token = match bearer(headers) {
             Ok(t) => t,
-            Err("") => return Err(self.missing()),
+            Err("") => return Err(Box::new(self.missing())),
             Err(why) => {
-                return Err(self.unauthorized(
+                return Err(Box::new(self.unauthorized(
                     Some(("invalid_token", "malformed Authorization header")),
                     &format!("This request's token cannot be used: {why}. Send `Authorization: Bearer <token>`."),
-                ));
+                )));
             }
         };
         let key = Key::of(token);

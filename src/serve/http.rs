@@ -78,13 +78,13 @@ impl App {
     }
 
     /// Refuses a request whose `Host` or `Origin` is not allowed (DNS rebinding, other sites' pages).
-    fn check_host_and_origin<B>(&self, req: &Request<B>) -> Result<(), Response<Body>> {
+    fn check_host_and_origin<B>(&self, req: &Request<B>) -> Result<(), Box<Response<Body>>> {
         let host = host_of(req);
         if !host
             .as_ref()
             .is_some_and(|h| self.settings.hosts.contains(h))
         {
-            return Err(reply::error(
+            return Err(Box::new(reply::error(
                 StatusCode::FORBIDDEN,
                 "host_not_allowed",
                 &format!(
@@ -95,7 +95,7 @@ impl App {
                         .map_or("no host".to_string(), |h| format!("{h:?}")),
                     self.settings.public_url
                 ),
-            ));
+            )));
         }
         if let Some(origin) = req.headers().get(header::ORIGIN) {
             let text = origin.to_str().unwrap_or("");
@@ -107,7 +107,7 @@ impl App {
                     .iter()
                     .map(|o| format!("{}://{}:{}", o.scheme, o.host, o.port))
                     .collect();
-                return Err(reply::error(
+                return Err(Box::new(reply::error(
                     StatusCode::FORBIDDEN,
                     "origin_not_allowed",
                     &format!(
@@ -115,7 +115,7 @@ impl App {
                          The server's administrator can add it to MATTERMOST_MCP_ALLOWED_ORIGINS.",
                         listed.join(", ")
                     ),
-                ));
+                )));
             }
         }
         Ok(())
@@ -206,7 +206,7 @@ impl App {
             _ => {}
         }
         if let Err(refused) = self.check_host_and_origin(&req) {
-            return refused;
+            return *refused;
         }
         match path.as_str() {
             "/.well-known/oauth-protected-resource"
@@ -246,7 +246,7 @@ impl App {
     {
         let person = match self.auth.person(req.headers()).await {
             Ok(p) => p,
-            Err(refused) => return refused,
+            Err(refused) => return *refused,
         };
         *who = format!("person={} @{}", person.key.short(), person.username);
         let too_many = |over: crate::serve::limits::Over| {
