@@ -253,7 +253,7 @@ async fn a_token_is_checked_with_mattermost_once_per_interval_and_a_later_refusa
 {
     let two = two_people(10);
     let sim = Sim::start(two.world).await.expect("sim");
-    let server = h::spawn(&sim.url(), &[("MATTERMOST_MCP_TOKEN_CHECK_SECS", "2")], &[]).await;
+    let server = h::spawn(&sim.url(), &[("MATTERMOST_MCP_TOKEN_CHECK_SECS", "4")], &[]).await;
     let token = sim.token("alice");
     let checks = || {
         sim.log()
@@ -299,7 +299,7 @@ async fn a_token_is_checked_with_mattermost_once_per_interval_and_a_later_refusa
     );
 
     // After it, the token is checked again and refused at the door.
-    tokio::time::sleep(std::time::Duration::from_millis(2100)).await;
+    tokio::time::sleep(std::time::Duration::from_millis(4100)).await;
     let a = h::raw_call(
         &server.endpoint(),
         Some(&token),

@@ -182,29 +182,29 @@ async fn past_a_persons_concurrent_calls_the_answer_is_429_while_the_running_cal
     sim.inject(FaultRule::everywhere(Fault::Delay(Duration::from_millis(
         1500,
     ))));
-    let (endpoint, t) = (server.endpoint(), token.clone());
-    let slow = tokio::spawn(async move {
-        h::raw_call(&endpoint, Some(&t), "list_saved", json!({}), &[]).await
-    });
-    tokio::time::sleep(Duration::from_millis(400)).await;
-    let second = h::raw_call(
-        &server.endpoint(),
-        Some(&token),
-        "list_saved",
-        json!({}),
-        &[],
-    )
-    .await;
-    assert_eq!(second.status, 429, "{}", second.body);
-    assert_eq!(second.header("retry-after").as_deref(), Some("1"));
+    // Two calls at once: whichever arrives second is refused while the first runs.
+    let call = || {
+        let (endpoint, t) = (server.endpoint(), token.clone());
+        tokio::spawn(
+            async move { h::raw_call(&endpoint, Some(&t), "list_saved", json!({}), &[]).await },
+        )
+    };
+    let (one, two) = (call(), call());
+    let (one, two) = (one.await.expect("a call"), two.await.expect("a call"));
+    let (done, refused) = if one.status == 429 {
+        (two, one)
+    } else {
+        (one, two)
+    };
+    assert_eq!(refused.status, 429, "{}", refused.body);
+    assert_eq!(refused.header("retry-after").as_deref(), Some("1"));
     assert!(
-        second.json()["message"]
+        refused.json()["message"]
             .as_str()
             .unwrap_or("")
             .contains("MATTERMOST_MCP_PERSON_CONCURRENCY")
     );
-    let first = slow.await.expect("the slow call");
-    let r = h::tool_result(&first);
+    let r = h::tool_result(&done);
     assert_ne!(r["isError"], json!(true), "{r}");
     sim.clear_faults();
     let again = h::raw_call(
@@ -265,14 +265,14 @@ async fn sigterm_lets_the_call_in_flight_finish_then_the_server_exits_cleanly() 
     let client = h::connect(&server.endpoint(), &token, Generation::Sessions).await;
     client.ok("list_saved", json!({})).await;
     sim.inject(FaultRule::everywhere(Fault::Delay(Duration::from_millis(
-        2000,
+        4000,
     ))));
     let (endpoint, t) = (server.endpoint(), token.clone());
     let in_flight = tokio::spawn(async move {
         h::raw_call(&endpoint, Some(&t), "list_saved", json!({}), &[]).await
     });
     let session_call = tokio::spawn(async move { client.ok("list_saved", json!({})).await });
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
     server.terminate();
     let r = h::tool_result(&in_flight.await.expect("the call in flight"));
     assert_ne!(r["isError"], json!(true), "{r}");
