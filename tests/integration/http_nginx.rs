@@ -3,7 +3,8 @@
 //! instance than the one before. Stateless 2026-07-28 clients page `read_channel` and `list_saved`
 //! to their ends with every item exactly once, as cursors carry all their state. 2025-11-25 sessions
 //! need more: a shared session directory (`MATTERMOST_MCP_SESSION_DIR`) lets any instance continue
-//! any session; without one, a session opened on one instance is unknown to the next.
+//! any session, and so does routing each person to one instance (nginx `hash $http_authorization`);
+//! with neither, a session opened on one instance is unknown to the next.
 //!
 //! Without nginx the test says so loudly and is skipped (set MATTERMOST_MCP_REQUIRE_NGINX=1, as CI
 //! does, to fail instead).
@@ -48,7 +49,7 @@ fn free_port() -> u16 {
         .expect("a free port")
 }
 
-/// nginx in front of `upstreams`, round-robin, listening on `port`; killed when dropped.
+/// A running nginx; killed when dropped.
 struct Nginx {
     child: Child,
     dir: PathBuf,
@@ -62,7 +63,8 @@ impl Drop for Nginx {
     }
 }
 
-fn start_nginx(binary: &Path, port: u16, upstreams: &[u16]) -> Nginx {
+/// nginx in front of `upstreams` on `port`, balancing as `balance` says (empty: round-robin).
+fn start_nginx(binary: &Path, port: u16, upstreams: &[u16], balance: &str) -> Nginx {
     let dir = std::env::temp_dir().join(format!("mm-mcp-nginx-{}-{port}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temp dir");
     let servers: String = upstreams
@@ -75,7 +77,7 @@ fn start_nginx(binary: &Path, port: u16, upstreams: &[u16]) -> Nginx {
          events {{ worker_connections 256; }}\n\
          http {{\n  access_log {d}/access.log;\n  client_body_temp_path {d}/body;\n  proxy_temp_path {d}/proxy;\n\
          \x20 fastcgi_temp_path {d}/fastcgi;\n  uwsgi_temp_path {d}/uwsgi;\n  scgi_temp_path {d}/scgi;\n\
-         \x20 upstream mcp {{\n{servers}    keepalive 8;\n  }}\n\
+         \x20 upstream mcp {{\n    {balance}\n{servers}    keepalive 8;\n  }}\n\
          \x20 server {{\n    listen 127.0.0.1:{port};\n    location / {{\n      proxy_pass http://mcp;\n\
          \x20     proxy_http_version 1.1;\n      proxy_set_header Connection \"\";\n      proxy_set_header Host $http_host;\n\
          \x20     proxy_buffering off;\n      proxy_read_timeout 300s;\n      add_header X-Upstream $upstream_addr always;\n\
@@ -220,7 +222,7 @@ async fn three_instances_behind_round_robin_nginx_page_every_item_exactly_once()
     let port = free_port();
     let instances = three(&sim, port, Some(&sessions)).await;
     let ports: Vec<u16> = instances.iter().map(|i| i.port).collect();
-    let _nginx = start_nginx(&nginx, port, &ports);
+    let _nginx = start_nginx(&nginx, port, &ports, "");
     let endpoint = format!("http://127.0.0.1:{port}/mcp");
     let token = sim.token("alice");
 
@@ -321,7 +323,7 @@ async fn without_a_shared_session_directory_a_session_is_unknown_to_the_next_ins
     let port = free_port();
     let instances = three(&sim, port, None).await;
     let ports: Vec<u16> = instances.iter().map(|i| i.port).collect();
-    let _nginx = start_nginx(&nginx, port, &ports);
+    let _nginx = start_nginx(&nginx, port, &ports, "");
     let endpoint = format!("http://127.0.0.1:{port}/mcp");
     let token = sim.token("alice");
     let post = |body: Value, session: Option<&str>| {
@@ -357,5 +359,50 @@ async fn without_a_shared_session_directory_a_session_is_unknown_to_the_next_ins
     for _ in 0..3 {
         let a = h::raw_call(&endpoint, Some(&token), "list_saved", json!({}), &[]).await;
         assert_eq!(a.status, 200, "{}", a.body);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sticky_routing_by_person_carries_sessions_without_a_shared_directory() {
+    let Some(nginx) = nginx_binary() else {
+        skip_loudly("nginx is not installed");
+        return;
+    };
+    let Two {
+        world,
+        shared,
+        shared_posts,
+        alice_saved,
+        bob_saved,
+        ..
+    } = two_people(60);
+    let sim = Sim::start(world).await.expect("sim");
+    let port = free_port();
+    let instances = three(&sim, port, None).await;
+    let ports: Vec<u16> = instances.iter().map(|i| i.port).collect();
+    let _nginx = start_nginx(&nginx, port, &ports, "hash $http_authorization consistent;");
+    let endpoint = format!("http://127.0.0.1:{port}/mcp");
+    for (who, saved) in [("alice", &alice_saved), ("bob", &bob_saved)] {
+        let client = h::connect(&endpoint, &sim.token(who), Generation::Sessions).await;
+        let pages = client
+            .pages("read_channel", json!({"channel": shared, "limit": 9}))
+            .await;
+        exactly_once(&h::item_ids(&pages), &shared_posts, "read_channel, sticky");
+        let pages = client.pages("list_saved", json!({"limit": 4})).await;
+        exactly_once(&h::item_ids(&pages), saved, "list_saved, sticky");
+        let _ = client.service.cancel().await;
+    }
+    // Each person's requests all reached one instance.
+    for who in ["alice", "bob"] {
+        let on: Vec<usize> = instances
+            .iter()
+            .map(|i| {
+                i.log()
+                    .lines()
+                    .filter(|l| l.contains(" POST /mcp ") && l.ends_with(&format!("@{who}")))
+                    .count()
+            })
+            .collect();
+        assert_eq!(on.iter().filter(|n| **n > 0).count(), 1, "{who}: {on:?}");
     }
 }
