@@ -181,7 +181,7 @@ pub(crate) fn boolean(name: &str, value: Option<String>) -> Result<bool, String>
     }
 }
 
-pub(crate) fn is_loopback(host: &url::Host<&str>) -> bool {
+fn is_loopback(host: &url::Host<&str>) -> bool {
     match host {
         url::Host::Domain(d) => d.eq_ignore_ascii_case("localhost"),
         url::Host::Ipv4(ip) => ip.is_loopback(),

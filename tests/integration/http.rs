@@ -336,3 +336,41 @@ async fn mattermost_token_is_not_used_over_http_and_the_server_says_so() {
         a.body
     );
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn with_stateless_set_a_2025_11_25_client_is_served_without_a_session() {
+    let two = two_people(30);
+    let sim = Sim::start(two.world).await.expect("sim");
+    let server = h::spawn(&sim.url(), &[("MATTERMOST_MCP_STATELESS", "true")], &[]).await;
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
+    let opened = h::send(
+        h::http()
+            .post(server.endpoint())
+            .bearer_auth(sim.token("alice"))
+            .header("Accept", "application/json, text/event-stream")
+            .header("Content-Type", "application/json")
+            .body(init.to_string()),
+    )
+    .await;
+    assert_eq!(opened.status, 200, "{}", opened.body);
+    assert!(
+        opened.header("mcp-session-id").is_none(),
+        "no session is opened"
+    );
+    let client = h::connect(
+        &server.endpoint(),
+        &sim.token("alice"),
+        Generation::Sessions,
+    )
+    .await;
+    assert_eq!(client.protocol().as_deref(), Some("2025-11-25"));
+    let pages = client
+        .pages("read_channel", json!({"channel": two.shared, "limit": 8}))
+        .await;
+    exactly_once(
+        &h::item_ids(&pages),
+        &two.shared_posts,
+        "read_channel, stateless",
+    );
+}
