@@ -56,7 +56,18 @@ struct Nginx {
 }
 
 impl Drop for Nginx {
+    /// Stops nginx as its master asks to be stopped (SIGTERM: it stops its workers, then itself);
+    /// killing the master alone would leave the workers running.
     fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+        for _ in 0..100 {
+            if matches!(self.child.try_wait(), Ok(Some(_))) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
         let _ = std::fs::remove_dir_all(&self.dir);
