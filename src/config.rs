@@ -12,6 +12,18 @@ pub const CA_FILE: &str = "MATTERMOST_CA_FILE";
 pub const ALLOW_HTTP: &str = "MATTERMOST_ALLOW_HTTP";
 pub const ALLOW_WRITES: &str = "MATTERMOST_ALLOW_WRITES";
 pub const TOOLSETS: &str = "MATTERMOST_TOOLSETS";
+pub const PUBLIC_URL: &str = "MATTERMOST_MCP_PUBLIC_URL";
+pub const ALLOWED_ORIGINS: &str = "MATTERMOST_MCP_ALLOWED_ORIGINS";
+pub const MAX_BODY_BYTES: &str = "MATTERMOST_MCP_MAX_BODY_BYTES";
+pub const PERSON_CONCURRENCY: &str = "MATTERMOST_MCP_PERSON_CONCURRENCY";
+pub const PERSON_RATE: &str = "MATTERMOST_MCP_PERSON_RATE";
+pub const MAX_PEOPLE: &str = "MATTERMOST_MCP_MAX_PEOPLE";
+pub const PERSON_IDLE: &str = "MATTERMOST_MCP_PERSON_IDLE_SECS";
+pub const TOKEN_CHECK: &str = "MATTERMOST_MCP_TOKEN_CHECK_SECS";
+pub const CACHE_BYTES: &str = "MATTERMOST_MCP_CACHE_BYTES";
+pub const SESSION_DIR: &str = "MATTERMOST_MCP_SESSION_DIR";
+pub const STATELESS: &str = "MATTERMOST_MCP_STATELESS";
+pub const SHUTDOWN: &str = "MATTERMOST_MCP_SHUTDOWN_SECS";
 
 /// Every variable the server reads, with its default and meaning (the README's configuration table).
 pub const VARIABLES: &[(&str, &str, &str)] = &[
@@ -23,7 +35,7 @@ pub const VARIABLES: &[(&str, &str, &str)] = &[
     (
         TOKEN,
         "required",
-        "A personal access token or a bot token. Never logged, never in a result.",
+        "A personal access token or a bot token. Never logged, never in a result. Over stdio only: `serve --http` takes each person's token from their requests and ignores this one.",
     ),
     (TIMEOUT, "30", "Seconds one Mattermost request may take."),
     (
@@ -50,6 +62,66 @@ pub const VARIABLES: &[(&str, &str, &str)] = &[
         TOOLSETS,
         "people,teams,channels,posts,files,writes",
         "The groups of tools listed, comma-separated, or all: people, teams, channels, posts, files, writes (still only with MATTERMOST_ALLOW_WRITES=true), api (the operation gateway). An unknown name stops the server at start.",
+    ),
+    (
+        PUBLIC_URL,
+        "http://ADDR",
+        "HTTP mode: the address clients reach this server at, e.g. https://mcp.example.com (behind a proxy, the proxy's). Names the resource in the OAuth metadata; its host is allowed in Host and its origin in Origin. Required when ADDR is not a loopback address.",
+    ),
+    (
+        ALLOWED_ORIGINS,
+        "the public URL's origin",
+        "HTTP mode: further browser origins allowed to call, comma-separated, e.g. http://localhost:6274; their hosts are allowed in Host too. Any other Origin or Host is answered 403.",
+    ),
+    (
+        MAX_BODY_BYTES,
+        "1048576",
+        "HTTP mode: the largest request body accepted; a larger one is answered 413.",
+    ),
+    (
+        PERSON_CONCURRENCY,
+        "8",
+        "HTTP mode: calls one person may have running at once; past it, 429 with Retry-After.",
+    ),
+    (
+        PERSON_RATE,
+        "600",
+        "HTTP mode: requests one person may send a minute (a bucket of that many, refilled evenly); past it, 429 with Retry-After.",
+    ),
+    (
+        MAX_PEOPLE,
+        "10000",
+        "HTTP mode: persons kept in memory at once; past it the least recently seen is forgotten (their next request checks their token again).",
+    ),
+    (
+        PERSON_IDLE,
+        "900",
+        "HTTP mode: seconds after which a person who sent nothing is forgotten, with everything kept for them.",
+    ),
+    (
+        TOKEN_CHECK,
+        "60",
+        "HTTP mode: seconds a token checked with Mattermost (GET /users/me) is trusted before it is checked again.",
+    ),
+    (
+        CACHE_BYTES,
+        "268435456",
+        "HTTP mode: the bytes all persons' caches may hold together; past it the least recently seen persons are forgotten.",
+    ),
+    (
+        SESSION_DIR,
+        "unset",
+        "HTTP mode: a directory shared by every instance where 2025-11-25 sessions are recorded (their initialize parameters and the hash of their owner's token), so any instance continues any session. Unset: sessions live in the instance that made them (route sticky by person, or use stateless clients).",
+    ),
+    (
+        STATELESS,
+        "false",
+        "HTTP mode: true serves 2025-11-25 clients without sessions too (each request alone; no server-to-client requests, so no confirmation by elicitation).",
+    ),
+    (
+        SHUTDOWN,
+        "30",
+        "HTTP mode: seconds SIGTERM waits for calls in flight to finish before the server stops.",
     ),
 ];
 
@@ -86,7 +158,7 @@ pub struct Config {
     pub toolsets: Option<String>,
 }
 
-fn seconds(name: &str, value: Option<String>, default: u64) -> Result<Duration, String> {
+pub(crate) fn seconds(name: &str, value: Option<String>, default: u64) -> Result<Duration, String> {
     match value
         .map(|v| v.trim().to_string())
         .filter(|v| !v.is_empty())
@@ -101,7 +173,7 @@ fn seconds(name: &str, value: Option<String>, default: u64) -> Result<Duration, 
     }
 }
 
-fn boolean(name: &str, value: Option<String>) -> Result<bool, String> {
+pub(crate) fn boolean(name: &str, value: Option<String>) -> Result<bool, String> {
     match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
         None | Some("") | Some("false") | Some("0") | Some("no") | Some("off") => Ok(false),
         Some("true") | Some("1") | Some("yes") | Some("on") => Ok(true),
@@ -168,10 +240,24 @@ pub fn normalize_url(raw: &str, allow_http: bool) -> Result<String, String> {
 impl Config {
     /// Reads the configuration through `get` (the process environment in production).
     pub fn from(get: impl Fn(&str) -> Option<String>) -> Result<Config, String> {
+        Config::read(get, true)
+    }
+
+    /// Reads the configuration for HTTP mode, where each request brings its person's token: the
+    /// token stays empty, whatever `MATTERMOST_TOKEN` says.
+    pub fn for_http(get: impl Fn(&str) -> Option<String>) -> Result<Config, String> {
+        Config::read(get, false)
+    }
+
+    fn read(get: impl Fn(&str) -> Option<String>, with_token: bool) -> Result<Config, String> {
         let allow_http = boolean(ALLOW_HTTP, get(ALLOW_HTTP))?;
         let url = normalize_url(&get(URL).unwrap_or_default(), allow_http)?;
-        let token = get(TOKEN).map(|t| t.trim().to_string()).unwrap_or_default();
-        if token.is_empty() {
+        let token = if with_token {
+            get(TOKEN).map(|t| t.trim().to_string()).unwrap_or_default()
+        } else {
+            String::new()
+        };
+        if with_token && token.is_empty() {
             return Err(format!(
                 "{TOKEN} is not set: create a personal access token in Mattermost (Profile > Security > Personal \
                  Access Tokens) or use a bot's token, and set it in the MCP client's env for this server."

@@ -238,6 +238,30 @@ impl Ctx {
         Ok(keep(&self.my_teams, list))
     }
 
+    /// About how many bytes this person's caches hold, so a server of many persons can bound them all
+    /// together (an estimate: kept lists as they were measured, a fixed size per other entry).
+    pub fn kept_bytes(&self) -> usize {
+        const ENTRY: usize = 1024;
+        let names = self
+            .usernames
+            .lock()
+            .map(|m| m.iter().map(|(k, v)| k.len() + v.len() + 64).sum())
+            .unwrap_or(0);
+        let own = |n: Option<usize>| n.unwrap_or(0) * ENTRY;
+        let channels = own(self
+            .my_channels
+            .lock()
+            .ok()
+            .and_then(|g| g.as_ref().map(|(_, v)| v.len())));
+        let teams = own(self
+            .my_teams
+            .lock()
+            .ok()
+            .and_then(|g| g.as_ref().map(|(_, v)| v.len())));
+        let notes = self.notes.lock().map(|n| n.len() * ENTRY).unwrap_or(0);
+        names + channels + teams + notes + self.lists.bytes()
+    }
+
     /// Forgets the person's own channels and teams, so the next lookup reads them again (a name that
     /// matched nothing in a reused list may be new). True when something was forgotten.
     pub fn forget_own_lists(&self) -> bool {

@@ -25,6 +25,7 @@ pub mod mattermost;
 pub mod overrides_cmd;
 pub mod paging;
 pub mod resolve;
+pub mod serve;
 pub mod server;
 pub mod show;
 pub mod spec_check;

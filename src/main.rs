@@ -1,23 +1,21 @@
-//! `mattermost-mcp`: an MCP server for Mattermost over stdio.
+//! `mattermost-mcp`: an MCP server for Mattermost, over stdio or Streamable HTTP.
 //!
 //! `serve` (the default) reads `MATTERMOST_URL` and `MATTERMOST_TOKEN` from the environment and serves
-//! MCP on stdin/stdout; `demo` does the same against a built-in simulated Mattermost; `overrides` prints
-//! the spec overrides the client was generated with. Logs go to stderr.
+//! MCP on stdin/stdout; `serve --http ADDR` serves Streamable HTTP for a whole team instead, each
+//! request with its person's token (see `mattermost_mcp::serve`); `demo` does either against a
+//! built-in simulated Mattermost; `overrides` prints the spec overrides the client was generated
+//! with. Logs go to stderr.
 
-use mattermost_mcp::{
-    config, context, inventory, log, mattermost, overrides_cmd, server, spec_check,
-};
+use mattermost_mcp::{config, inventory, log, overrides_cmd, serve, spec_check};
 
-use clap::{Parser, Subcommand};
-use rmcp::ServiceExt;
+use clap::{Args, Parser, Subcommand};
 use std::process::ExitCode;
-use std::sync::Arc;
 
 #[derive(Parser)]
 #[command(
     name = "mattermost-mcp",
     version,
-    about = "An MCP server for Mattermost, over stdio."
+    about = "An MCP server for Mattermost, over stdio or Streamable HTTP."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -27,12 +25,46 @@ struct Cli {
     page_size: usize,
 }
 
+/// How to serve: stdio by default, or Streamable HTTP.
+#[derive(Args, Clone, Default)]
+struct Listen {
+    /// Serve Streamable HTTP at /mcp on ADDR (IP:PORT, or a port alone on 127.0.0.1; default
+    /// 127.0.0.1:8080), each request as the person whose `Authorization: Bearer` token it carries.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = serve::settings::DEFAULT_ADDR)]
+    http: Option<String>,
+    /// With --http: the server's certificate (PEM, with its chain), to serve HTTPS with rustls.
+    #[arg(long, value_name = "PATH", requires = "http")]
+    tls_cert: Option<std::path::PathBuf>,
+    /// With --http: the certificate's private key (PEM).
+    #[arg(long, value_name = "PATH", requires = "http")]
+    tls_key: Option<std::path::PathBuf>,
+}
+
+impl Listen {
+    fn transport(self) -> Transport {
+        Transport {
+            http: self.http,
+            tls_cert: self.tls_cert,
+            tls_key: self.tls_key,
+        }
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
-    /// Serve MCP on stdio against the Mattermost in MATTERMOST_URL, with the token in MATTERMOST_TOKEN.
-    Serve,
-    /// Serve MCP on stdio against a built-in simulated Mattermost with a small demo workspace.
-    Demo,
+    /// Serve MCP against the Mattermost in MATTERMOST_URL: on stdio as the person whose token is in
+    /// MATTERMOST_TOKEN, or with --http for a whole team, each request with its person's token.
+    Serve(Listen),
+    /// Serve MCP against a built-in simulated Mattermost with a small demo workspace (on stdio as
+    /// @demo; with --http, each request with a demo token the log prints).
+    Demo(Listen),
+    /// Start only the simulated Mattermost, with the demo workspace and N more people (for the
+    /// benchmark): prints {"url", "tokens"} as one JSON line, then runs until killed.
+    #[command(hide = true)]
+    Sim {
+        #[arg(long, default_value_t = 64)]
+        people: usize,
+    },
     /// Print the spec overrides and repairs the client was generated with.
     Overrides,
     /// Compare another release's OpenAPI spec with the pinned one, for what the tools use.
@@ -61,7 +93,7 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    match cli.command.unwrap_or(Command::Serve) {
+    match cli.command.unwrap_or(Command::Serve(Listen::default())) {
         Command::Overrides => {
             print!("{}", overrides_cmd::report());
             ExitCode::SUCCESS
@@ -94,18 +126,29 @@ fn main() -> ExitCode {
                 ExitCode::from(1)
             }
         },
-        Command::Serve => match config::Config::from_env() {
-            Ok(config) => runtime.block_on(serve(config, cli.page_size)),
-            Err(message) => {
-                log::error(&message);
-                ExitCode::from(2)
+        Command::Serve(listen) => {
+            let token_set = std::env::var(config::TOKEN).is_ok_and(|t| !t.trim().is_empty());
+            let read = if listen.http.is_some() {
+                config::Config::for_http(|name| std::env::var(name).ok())
+            } else {
+                config::Config::from_env()
+            };
+            match read {
+                Ok(config) => {
+                    runtime.block_on(serve(config, cli.page_size, listen.transport(), token_set))
+                }
+                Err(message) => {
+                    log::error(&message);
+                    ExitCode::from(2)
+                }
             }
-        },
-        Command::Demo => runtime.block_on(demo(cli.page_size)),
+        }
+        Command::Demo(listen) => runtime.block_on(demo(cli.page_size, listen.transport())),
+        Command::Sim { people } => runtime.block_on(bench_sim(people)),
     }
 }
 
-async fn demo(page_size: usize) -> ExitCode {
+async fn demo(page_size: usize, transport: Transport) -> ExitCode {
     let sim = match mattermost_sim::Sim::start(mattermost_sim::World::demo()).await {
         Ok(sim) => sim,
         Err(e) => {
@@ -113,12 +156,22 @@ async fn demo(page_size: usize) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    log::info(&format!(
-        "demo: a simulated Mattermost with a small workspace runs at {} (user @demo); this process speaks MCP on \
-         stdio. Connect an MCP client by giving it the command `mattermost-mcp demo`, e.g. \
-         claude mcp add mattermost-demo -- mattermost-mcp demo",
-        sim.url()
-    ));
+    if transport.http.is_some() {
+        log::info(&format!(
+            "demo: a simulated Mattermost with a small workspace runs at {}; send MCP requests with \
+             `Authorization: Bearer {}` (user @demo) or `Bearer {}` (user @alice)",
+            sim.url(),
+            sim.token("demo"),
+            sim.token("alice")
+        ));
+    } else {
+        log::info(&format!(
+            "demo: a simulated Mattermost with a small workspace runs at {} (user @demo); this process speaks MCP on \
+             stdio. Connect an MCP client by giving it the command `mattermost-mcp demo`, e.g. \
+             claude mcp add mattermost-demo -- mattermost-mcp demo",
+            sim.url()
+        ));
+    }
     let config = match config::Config::from(|name| match name {
         config::URL => Some(sim.url()),
         config::TOKEN => Some(sim.token("demo")),
@@ -130,13 +183,91 @@ async fn demo(page_size: usize) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    serve(config, page_size).await
+    serve(config, page_size, transport, false).await
 }
 
-/// How long the check at start waits for Mattermost before serving anyway.
-const START_CHECK: std::time::Duration = std::time::Duration::from_secs(3);
+/// The simulator alone, with the demo workspace, a channel of 100 posts with attachments, and
+/// `people` more persons in it, each in the demo's team and channels with a few saved posts (for
+/// `bench/`).
+async fn bench_sim(people: usize) -> ExitCode {
+    let mut world = mattermost_sim::World::demo();
+    let team = world.team_id("acme").unwrap_or_default();
+    let channels: Vec<String> = [
+        "town-square",
+        "off-topic",
+        "engineering",
+        "releases",
+        "random",
+    ]
+    .iter()
+    .filter_map(|c| world.channel_id("acme", c))
+    .collect();
+    let posts: Vec<String> = channels
+        .iter()
+        .flat_map(|c| world.post_ids_in(c))
+        .take(40)
+        .collect();
+    // The benchmark's channel: 100 posts, each with a small attachment (every post then has file
+    // ids, which the other server's models require).
+    let bench = world.channel(&team, "bench", "Bench", mattermost_sim::ChannelKind::Public);
+    let demo = world.user("demo");
+    world.join(&bench, &demo);
+    for i in 0..100i64 {
+        let post = world.post(
+            &bench,
+            &demo,
+            1_700_000_000_000 + i,
+            &format!("bench post {i}"),
+        );
+        world.attach(
+            &post,
+            &format!("note-{i}.txt"),
+            format!("note {i}").as_bytes(),
+        );
+    }
+    let mut names = Vec::new();
+    for i in 1..=people {
+        let name = format!("person{i:03}");
+        let id = world.user(&name);
+        world.add_to_team(&team, &id);
+        for c in channels.iter().chain([&bench]) {
+            world.join(c, &id);
+        }
+        for p in posts.iter().skip(i % 7).step_by(3) {
+            world.save(&id, p);
+        }
+        names.push(name);
+    }
+    let sim = match mattermost_sim::Sim::start(world).await {
+        Ok(sim) => sim,
+        Err(e) => {
+            log::error(&format!("cannot start the simulated Mattermost: {e}"));
+            return ExitCode::from(1);
+        }
+    };
+    let tokens: Vec<String> = names.iter().map(|n| sim.token(n)).collect();
+    let channel = bench;
+    println!(
+        "{}",
+        serde_json::json!({"url": sim.url(), "tokens": tokens, "channel": channel, "team": team})
+    );
+    serve::listen::stop_signal().await;
+    ExitCode::SUCCESS
+}
 
-async fn serve(config: config::Config, page_size: usize) -> ExitCode {
+/// What `serve` and `demo` were asked for: stdio, or HTTP on an address, with or without TLS.
+struct Transport {
+    http: Option<String>,
+    tls_cert: Option<std::path::PathBuf>,
+    tls_key: Option<std::path::PathBuf>,
+}
+
+async fn serve(
+    config: config::Config,
+    page_size: usize,
+    transport: Transport,
+    token_set: bool,
+) -> ExitCode {
     let offer = match inventory::Offer::new(config.toolsets.as_deref(), config.allow_writes) {
         Ok(o) => o,
         Err(message) => {
@@ -144,68 +275,28 @@ async fn serve(config: config::Config, page_size: usize) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let mm = match mattermost::Mattermost::connect(&config) {
-        Ok(mm) => Arc::new(mm),
+    let Some(addr) = transport.http else {
+        return serve::stdio::run(config, offer, page_size).await;
+    };
+    let settings = serve::settings::parse_addr(&addr).and_then(|addr| {
+        let tls = match (transport.tls_cert, transport.tls_key) {
+            (Some(cert), Some(key)) => Some(serve::settings::Tls { cert, key }),
+            (None, None) => None,
+            _ => {
+                return Err(
+                    "--tls-cert and --tls-key go together: give both (PEM files), or neither to serve plain HTTP \
+                     behind a TLS proxy."
+                        .to_string(),
+                );
+            }
+        };
+        serve::settings::HttpSettings::from(addr, tls, |name| std::env::var(name).ok())
+    });
+    match settings {
+        Ok(settings) => serve::run_http(config, settings, offer, page_size, token_set).await,
         Err(message) => {
             log::error(&message);
-            return ExitCode::from(2);
-        }
-    };
-    let ctx = Arc::new(context::Ctx::new(mm, config.token.clone()));
-    // The check at start never holds the client up: an address that accepts connections but never
-    // answers gets a few seconds, then the server serves anyway and each call says what is wrong.
-    let wait = config.timeout.min(START_CHECK);
-    let check = ctx.request_as_me(
-        "GetUser",
-        wait,
-        mattermost::send(ctx.mm.api.get_user().user_id("me").send()),
-    );
-    let checked = match tokio::time::timeout(wait, check).await {
-        Ok(outcome) => outcome,
-        Err(_) => Err(mattermost::MmError::Unreachable {
-            detail: format!("no answer within {} s", wait.as_secs()),
-            timeout: true,
-        }),
-    };
-    match checked {
-        Ok(me) => {
-            let me = me.into_inner();
-            log::info(&format!(
-                "connected to {} as @{}",
-                config.url,
-                me.username.clone().unwrap_or_default()
-            ));
-            ctx.know_me(me);
-        }
-        Err(
-            e @ (mattermost::MmError::Api { status: 401, .. }
-            | mattermost::MmError::NotMattermost { .. }),
-        ) => {
-            log::error(&e.about("user", "me", &config.url).message);
-            return ExitCode::from(2);
-        }
-        Err(e) => log::warn(&format!(
-            "{} Serving anyway; tools will fail until it answers.",
-            e.about("user", "me", &config.url).message
-        )),
-    }
-    let server = server::Server::new(server::People::One(ctx), offer, page_size, config.budget);
-
-    let running = match server.serve(rmcp::transport::stdio()).await {
-        Ok(r) => r,
-        Err(e) => {
-            log::error(&format!("the MCP session did not start: {e}"));
-            return ExitCode::from(1);
-        }
-    };
-    match running.waiting().await {
-        Ok(reason) => {
-            log::info(&format!("session ended: {reason:?}"));
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            log::error(&format!("the MCP session failed: {e}"));
-            ExitCode::from(1)
+            ExitCode::from(2)
         }
     }
 }

@@ -7,6 +7,16 @@ use super::generated::types::AppError;
 use crate::error::{ErrorKind, ToolError, quote};
 use progenitor_client::Error;
 use serde_json::json;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Whether tokens come from each request (HTTP) rather than from `MATTERMOST_TOKEN` (stdio): a refused
+/// token is then the client's bearer, and the 401 text says so.
+static TOKENS_FROM_REQUESTS: AtomicBool = AtomicBool::new(false);
+
+/// Says, for the whole process, that tokens come from each request (set once when HTTP serving starts).
+pub fn tokens_come_from_requests() {
+    TOKENS_FROM_REQUESTS.store(true, Ordering::Relaxed);
+}
 
 #[derive(Debug, Clone)]
 pub enum MmError {
@@ -117,6 +127,15 @@ impl MmError {
     /// model gave it. `base_url` is the configured Mattermost.
     pub fn about(self, what: &str, value: &str, base_url: &str) -> ToolError {
         match self {
+            MmError::Api { status: 401, id, .. } if TOKENS_FROM_REQUESTS.load(Ordering::Relaxed) => {
+                ToolError::new(ErrorKind::Unauthorized,
+                    format!(
+                        "Mattermost at {base_url} refused the token (401 {id}). The bearer token your client sends \
+                         (Authorization: Bearer) may be expired, revoked or mistyped: create a new personal access \
+                         token (Profile > Security) or sign in again, and give it to your MCP client."
+                    ),
+                )
+            }
             MmError::Api { status: 401, id, .. } => ToolError::new(ErrorKind::Unauthorized,
                 format!(
                     "Mattermost at {base_url} refused the token (401 {id}). Check MATTERMOST_TOKEN: it may be \

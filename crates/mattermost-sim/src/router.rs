@@ -2,7 +2,9 @@
 //! `api4/api.go` (a segment that fails its regex means no route, so a 404).
 
 use crate::http::HResult;
-use crate::routes::{Ctx, channels, files, misc, posts, search, teams, threads, users, writes};
+use crate::routes::{
+    Ctx, channels, files, misc, oauth, posts, search, teams, threads, users, writes,
+};
 
 pub(crate) type Handler = fn(&mut Ctx) -> HResult;
 
@@ -128,6 +130,11 @@ pub(crate) static ROUTES: &[Route] = &[
     r("POST", "/api/v4/files", writes::upload_files),
     public("GET", "/api/v4/system/ping", misc::ping),
     public("GET", "/api/v4/config/client", misc::client_config),
+    public(
+        "GET",
+        "/.well-known/oauth-authorization-server",
+        oauth::metadata,
+    ),
     // users
     r("POST", "/api/v4/users/ids", users::by_ids),
     r("POST", "/api/v4/users/usernames", users::by_usernames),

@@ -207,6 +207,10 @@ pub(crate) struct Settings {
     pub collapsed_threads: String,
     /// `ServiceSettings.ThreadAutoFollow` (default true).
     pub thread_auto_follow: bool,
+    /// `ServiceSettings.EnableOAuthServiceProvider` (default true).
+    pub enable_oauth_service_provider: bool,
+    /// `ServiceSettings.EnableDynamicClientRegistration` (default false).
+    pub enable_dynamic_client_registration: bool,
 }
 
 /// Thread data derived from the posts (the real server keeps it in the Threads table).
@@ -329,6 +333,8 @@ impl World {
             expired_tokens: HashSet::new(),
             thread_snapshots: HashMap::new(),
             settings: Settings {
+                enable_oauth_service_provider: true,
+                enable_dynamic_client_registration: false,
                 enable_custom_emoji: true,
                 allow_synced_drafts: true,
                 collapsed_threads: "always_on".to_string(),
@@ -1528,6 +1534,18 @@ impl World {
             dnd_end_time: 0,
             prev_status: String::new(),
         });
+    }
+
+    /// Turn `ServiceSettings.EnableOAuthServiceProvider` off or on (off: the OAuth metadata answers
+    /// 501).
+    pub fn set_oauth_service_provider(&mut self, on: bool) {
+        self.settings.enable_oauth_service_provider = on;
+    }
+
+    /// Turn `ServiceSettings.EnableDynamicClientRegistration` on or off (on: the OAuth metadata names
+    /// a registration endpoint).
+    pub fn set_dynamic_client_registration(&mut self, on: bool) {
+        self.settings.enable_dynamic_client_registration = on;
     }
 
     /// Turn `ServiceSettings.EnableCustomEmoji` off or on (off: `GET /emoji` answers 501).

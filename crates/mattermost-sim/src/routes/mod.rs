@@ -3,6 +3,7 @@
 pub(crate) mod channels;
 pub(crate) mod files;
 pub(crate) mod misc;
+pub(crate) mod oauth;
 pub(crate) mod posts;
 pub(crate) mod search;
 pub(crate) mod teams;

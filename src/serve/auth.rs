@@ -1,0 +1,204 @@
+//! Who a request is: its `Authorization: Bearer <token>` (a personal access token, a bot token, or
+//! an OAuth access token Mattermost issued), confirmed with Mattermost (GET /users/me) when the
+//! person is new and again once the last confirmation is older than the check interval. A request
+//! without a token, or with one Mattermost refuses, gets 401 with `WWW-Authenticate` pointing at the
+//! protected resource metadata (RFC 9728), so an OAuth-capable client can find where to sign in.
+
+use crate::config::Secret;
+use crate::context::Ctx;
+use crate::mattermost::{Mattermost, MmError, send, types};
+use crate::serve::limits::PersonLimits;
+use crate::serve::people::{Key, Person, Registry};
+use crate::serve::reply::{self, Body};
+use http::{HeaderMap, Response, StatusCode, header};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The longest token accepted.
+const MAX_TOKEN_LEN: usize = 4096;
+
+/// What finding a request's person needs.
+pub struct Auth {
+    pub registry: Arc<Registry>,
+    pub mm: Arc<Mattermost>,
+    /// How long a confirmation of a token is trusted.
+    pub check_every: Duration,
+    /// How long the confirmation may take.
+    pub timeout: Duration,
+    /// `<public>/.well-known/oauth-protected-resource`.
+    pub resource_metadata: String,
+    pub concurrency: usize,
+    pub rate: u32,
+}
+
+/// The token of a request, or why there is none to use.
+pub fn bearer(headers: &HeaderMap) -> Result<&str, &'static str> {
+    let Some(value) = headers.get(header::AUTHORIZATION) else {
+        return Err("");
+    };
+    let value = value
+        .to_str()
+        .map_err(|_| "the Authorization header holds bytes that are not text")?;
+    let (scheme, token) = value
+        .trim()
+        .split_once(' ')
+        .ok_or("the Authorization header is not of the form `Bearer <token>`")?;
+    if !scheme.eq_ignore_ascii_case("bearer") {
+        return Err("the Authorization header uses another scheme than Bearer");
+    }
+    let token = token.trim();
+    let well_formed = !token.is_empty()
+        && token.len() <= MAX_TOKEN_LEN
+        && token
+            .trim_end_matches('=')
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-._~+/".contains(&b));
+    if !well_formed {
+        return Err("the bearer token is empty, too long, or holds characters no token has");
+    }
+    Ok(token)
+}
+
+impl Auth {
+    fn challenge(&self, error: Option<(&str, &str)>) -> String {
+        match error {
+            None => format!("Bearer resource_metadata=\"{}\"", self.resource_metadata),
+            Some((code, description)) => format!(
+                "Bearer error=\"{code}\", error_description=\"{description}\", resource_metadata=\"{}\"",
+                self.resource_metadata
+            ),
+        }
+    }
+
+    fn unauthorized(&self, error: Option<(&str, &str)>, message: &str) -> Response<Body> {
+        let code = error.map(|(c, _)| c).unwrap_or("unauthorized");
+        reply::with_header(
+            reply::error(StatusCode::UNAUTHORIZED, code, message),
+            header::WWW_AUTHENTICATE,
+            &self.challenge(error),
+        )
+    }
+
+    /// The 401 for a request without a token.
+    pub fn missing(&self) -> Response<Body> {
+        self.unauthorized(
+            None,
+            &format!(
+                "This server acts as the person whose Mattermost token each request carries, and this request \
+                 carries none. Send `Authorization: Bearer <token>` with a personal access token (Mattermost: \
+                 Profile > Security > Personal Access Tokens), a bot token, or an OAuth access token from {}. \
+                 An OAuth-capable client finds where to sign in at {}.",
+                self.mm.url, self.resource_metadata
+            ),
+        )
+    }
+
+    fn refused(&self, id: &str) -> Response<Body> {
+        self.unauthorized(
+            Some(("invalid_token", "Mattermost refused this token")),
+            &format!(
+                "Mattermost at {} refused this token (401 {id}): it may be expired, revoked, mistyped or from \
+                 another server. Create a new personal access token (Profile > Security) or sign in again, and \
+                 send it as `Authorization: Bearer <token>`.",
+                self.mm.url
+            ),
+        )
+    }
+
+    fn unavailable(&self, e: MmError) -> Response<Body> {
+        let told = e.about("user", "me", &self.mm.url).message;
+        reply::with_header(
+            reply::error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "mattermost_unavailable",
+                &format!(
+                    "Your token could not be checked: {told} Send the request again in a few seconds."
+                ),
+            ),
+            header::RETRY_AFTER,
+            "5",
+        )
+    }
+
+    async fn confirm(&self, ctx: &Ctx) -> Result<types::User, Box<Response<Body>>> {
+        let asked = ctx.request_as_me(
+            "GetUser",
+            self.timeout,
+            send(ctx.mm.api.get_user().user_id("me").send()),
+        );
+        match asked.await {
+            Ok(me) => Ok(me.into_inner()),
+            Err(MmError::Api {
+                status: 401, id, ..
+            }) => Err(Box::new(self.refused(&id))),
+            Err(e) => Err(Box::new(self.unavailable(e))),
+        }
+    }
+
+    /// The person a request acts as, or the answer that refuses it.
+    pub async fn person(&self, headers: &HeaderMap) -> Result<Arc<Person>, Box<Response<Body>>> {
+        let token = match bearer(headers) {
+            Ok(t) => t,
+            Err("") => return Err(Box::new(self.missing())),
+            Err(why) => {
+                return Err(Box::new(self.unauthorized(
+                    Some(("invalid_token", "malformed Authorization header")),
+                    &format!("This request's token cannot be used: {why}. Send `Authorization: Bearer <token>`."),
+                )));
+            }
+        };
+        let key = Key::of(token);
+        if let Some(person) = self.registry.get(&key) {
+            let mut checked = person.checked.lock().await;
+            if checked.elapsed() < self.check_every {
+                return Ok(person.clone());
+            }
+            return match self.confirm(&person.ctx).await {
+                Ok(_) => {
+                    *checked = Instant::now();
+                    Ok(person.clone())
+                }
+                Err(refusal) => {
+                    if refusal.status() == StatusCode::UNAUTHORIZED {
+                        self.registry.forget(&key);
+                    }
+                    Err(refusal)
+                }
+            };
+        }
+        let ctx = Arc::new(Ctx::new(self.mm.clone(), Secret::new(token.to_string())));
+        let me = self.confirm(&ctx).await?;
+        let username = me.username.clone().unwrap_or_default();
+        ctx.know_me(me);
+        Ok(self.registry.insert(Person::new(
+            key,
+            ctx,
+            PersonLimits::new(self.concurrency, self.rate),
+            username,
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(v: &str) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        h.insert(header::AUTHORIZATION, v.parse().expect("header"));
+        h
+    }
+
+    #[test]
+    fn only_a_well_formed_bearer_is_taken() {
+        assert_eq!(bearer(&HeaderMap::new()), Err(""));
+        assert_eq!(bearer(&headers("Bearer abc123")), Ok("abc123"));
+        assert_eq!(
+            bearer(&headers("bearer  abc.DEF-_~+/==")),
+            Ok("abc.DEF-_~+/==")
+        );
+        assert!(bearer(&headers("Basic dXNlcjpwYXNz")).is_err());
+        assert!(bearer(&headers("Bearer")).is_err());
+        assert!(bearer(&headers("Bearer a\"b")).is_err());
+    }
+}

@@ -1,0 +1,316 @@
+//! The HTTP application: routing, the Host and Origin checks, the person of each `/mcp` request
+//! (see [`crate::serve::auth`]), their limits, their session's owner, the access log, and the
+//! endpoints beside MCP: `/healthz` (alive), `/readyz` (Mattermost answers) and the protected
+//! resource metadata (RFC 9728).
+
+use crate::mattermost::Mattermost;
+use crate::serve::auth::Auth;
+use crate::serve::handler::Shared;
+use crate::serve::inflight::{Held, InFlight};
+use crate::serve::oauth;
+use crate::serve::reply::{self, Body};
+use crate::serve::sessions::Owners;
+use crate::serve::settings::{HttpSettings, Origin};
+use http::{HeaderMap, Method, Request, Response, StatusCode, header};
+use http_body_util::BodyExt;
+use progenitor_client::ClientInfo;
+use rmcp::transport::streamable_http_server::StreamableHttpService;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use serde_json::json;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The session header of 2025-11-25.
+const SESSION: &str = "mcp-session-id";
+/// How long an answer of `/readyz` is reused.
+const READY_FOR: Duration = Duration::from_secs(2);
+
+/// The HTTP application.
+pub struct App {
+    pub settings: HttpSettings,
+    pub auth: Auth,
+    pub mcp: StreamableHttpService<Shared, LocalSessionManager>,
+    pub owners: Owners,
+    pub inflight: Arc<InFlight>,
+    pub mm: Arc<Mattermost>,
+    ready: Mutex<Option<(Instant, Result<(), String>)>>,
+}
+
+/// The host name of a request (from `Host`, or the URI's authority over HTTP/2), lower-case, without
+/// the port or IPv6 brackets.
+fn host_of<B>(req: &Request<B>) -> Option<String> {
+    let raw = req
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .map(str::to_string)
+        .or_else(|| req.uri().authority().map(|a| a.to_string()))?;
+    let raw = raw.trim().to_ascii_lowercase();
+    let host = if let Some(rest) = raw.strip_prefix('[') {
+        rest.split(']').next().unwrap_or("").to_string()
+    } else {
+        raw.rsplit_once(':')
+            .filter(|(_, port)| port.bytes().all(|b| b.is_ascii_digit()))
+            .map(|(h, _)| h.to_string())
+            .unwrap_or(raw)
+    };
+    (!host.is_empty()).then_some(host)
+}
+
+impl App {
+    pub fn new(
+        settings: HttpSettings,
+        auth: Auth,
+        mcp: StreamableHttpService<Shared, LocalSessionManager>,
+        mm: Arc<Mattermost>,
+    ) -> App {
+        let owners = Owners::new(settings.session_dir.clone());
+        App {
+            settings,
+            auth,
+            mcp,
+            owners,
+            inflight: Arc::new(InFlight::default()),
+            mm,
+            ready: Mutex::new(None),
+        }
+    }
+
+    /// Refuses a request whose `Host` or `Origin` is not allowed (DNS rebinding, other sites' pages).
+    fn check_host_and_origin<B>(&self, req: &Request<B>) -> Result<(), Box<Response<Body>>> {
+        let host = host_of(req);
+        if !host
+            .as_ref()
+            .is_some_and(|h| self.settings.hosts.contains(h))
+        {
+            return Err(Box::new(reply::error(
+                StatusCode::FORBIDDEN,
+                "host_not_allowed",
+                &format!(
+                    "This server answers requests for {} only, and this one is for {}. Reach it at {}, or add \
+                     the address you use to MATTERMOST_MCP_PUBLIC_URL or MATTERMOST_MCP_ALLOWED_ORIGINS.",
+                    self.settings.hosts.join(", "),
+                    host.as_deref()
+                        .map_or("no host".to_string(), |h| format!("{h:?}")),
+                    self.settings.public_url
+                ),
+            )));
+        }
+        if let Some(origin) = req.headers().get(header::ORIGIN) {
+            let text = origin.to_str().unwrap_or("");
+            let allowed = Origin::parse(text).is_some_and(|o| self.settings.origins.contains(&o));
+            if !allowed {
+                let listed: Vec<String> = self
+                    .settings
+                    .origins
+                    .iter()
+                    .map(|o| format!("{}://{}:{}", o.scheme, o.host, o.port))
+                    .collect();
+                return Err(Box::new(reply::error(
+                    StatusCode::FORBIDDEN,
+                    "origin_not_allowed",
+                    &format!(
+                        "Requests from the web origin {text:?} are not allowed here; the allowed origins are {}. \
+                         The server's administrator can add it to MATTERMOST_MCP_ALLOWED_ORIGINS.",
+                        listed.join(", ")
+                    ),
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether Mattermost answers its ping (GET /api/v4/system/ping, no token), reused briefly.
+    async fn mattermost_ready(&self) -> Result<(), String> {
+        if let Ok(g) = self.ready.lock()
+            && let Some((at, r)) = g.as_ref()
+            && at.elapsed() < READY_FOR
+        {
+            return r.clone();
+        }
+        let url = format!("{}/api/v4/system/ping", self.mm.url);
+        let r = match self
+            .mm
+            .api
+            .client()
+            .get(&url)
+            .timeout(Duration::from_secs(5))
+            .send()
+            .await
+        {
+            Ok(resp) if resp.status().is_success() => Ok(()),
+            Ok(resp) => Err(format!("{url} answered {}", resp.status())),
+            Err(e) => Err(format!(
+                "{url} did not answer ({})",
+                if e.is_timeout() {
+                    "timed out"
+                } else {
+                    "could not connect"
+                }
+            )),
+        };
+        if let Ok(mut g) = self.ready.lock() {
+            *g = Some((Instant::now(), r.clone()));
+        }
+        r
+    }
+
+    /// Answers one request.
+    pub async fn handle<B>(&self, req: Request<B>, peer: SocketAddr) -> Response<Body>
+    where
+        B: hyper::body::Body<Data = bytes::Bytes> + Send + 'static,
+        B::Error: std::fmt::Display,
+    {
+        let started = Instant::now();
+        let (method, path) = (req.method().clone(), req.uri().path().to_string());
+        let mut who = String::from("-");
+        let response = self.route(req, &mut who).await;
+        crate::log::info(&format!(
+            "access {peer} {method} {path} {} {}ms {who}",
+            response.status().as_u16(),
+            started.elapsed().as_millis()
+        ));
+        response
+    }
+
+    async fn route<B>(&self, req: Request<B>, who: &mut String) -> Response<Body>
+    where
+        B: hyper::body::Body<Data = bytes::Bytes> + Send + 'static,
+        B::Error: std::fmt::Display,
+    {
+        let path = req.uri().path().to_string();
+        match (req.method(), path.as_str()) {
+            (&Method::GET, "/healthz") => {
+                return reply::json(StatusCode::OK, &json!({"status": "alive"}));
+            }
+            (&Method::GET, "/readyz") => {
+                return match self.mattermost_ready().await {
+                    Ok(()) => reply::json(
+                        StatusCode::OK,
+                        &json!({"status": "ready", "mattermost": self.mm.url}),
+                    ),
+                    Err(why) => reply::with_header(
+                        reply::error(
+                            StatusCode::SERVICE_UNAVAILABLE,
+                            "mattermost_unreachable",
+                            &format!(
+                                "Mattermost is not reachable: {why}. Calls would fail until it answers."
+                            ),
+                        ),
+                        header::RETRY_AFTER,
+                        "5",
+                    ),
+                };
+            }
+            _ => {}
+        }
+        if let Err(refused) = self.check_host_and_origin(&req) {
+            return *refused;
+        }
+        match path.as_str() {
+            "/.well-known/oauth-protected-resource"
+            | "/.well-known/oauth-protected-resource/mcp" => {
+                if req.method() != Method::GET {
+                    return reply::with_header(
+                        reply::error(
+                            StatusCode::METHOD_NOT_ALLOWED,
+                            "method_not_allowed",
+                            "Use GET.",
+                        ),
+                        header::ALLOW,
+                        "GET",
+                    );
+                }
+                reply::json(
+                    StatusCode::OK,
+                    &oauth::protected_resource(&self.settings.endpoint(), &self.mm.url),
+                )
+            }
+            "/mcp" => self.mcp(req, who).await,
+            _ => reply::error(
+                StatusCode::NOT_FOUND,
+                "not_found",
+                &format!(
+                    "There is nothing at {path:?}. MCP is served at {}; /healthz and /readyz report health.",
+                    self.settings.endpoint()
+                ),
+            ),
+        }
+    }
+
+    async fn mcp<B>(&self, mut req: Request<B>, who: &mut String) -> Response<Body>
+    where
+        B: hyper::body::Body<Data = bytes::Bytes> + Send + 'static,
+        B::Error: std::fmt::Display,
+    {
+        let person = match self.auth.person(req.headers()).await {
+            Ok(p) => p,
+            Err(refused) => return *refused,
+        };
+        *who = format!("person={} @{}", person.key.short(), person.username);
+        let too_many = |over: crate::serve::limits::Over| {
+            reply::with_header(
+                reply::error(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "too_many_requests",
+                    &over.message(),
+                ),
+                header::RETRY_AFTER,
+                &over.retry_after().to_string(),
+            )
+        };
+        if let Err(over) = person.limits.take_request() {
+            return too_many(over);
+        }
+        let is_call = req.method() == Method::POST;
+        let permit = if is_call {
+            match person.limits.take_call() {
+                Ok(p) => Some(p),
+                Err(over) => return too_many(over),
+            }
+        } else {
+            None
+        };
+        let session = session_of(req.headers());
+        if let Some(s) = &session
+            && !self.owners.allows(s, person.key).await
+        {
+            return reply::error(
+                StatusCode::NOT_FOUND,
+                "session_not_found",
+                "Not Found: Session not found. Start a new session (initialize again).",
+            );
+        }
+        let is_delete = req.method() == Method::DELETE;
+        let mark = is_call.then(|| self.inflight.start());
+        req.extensions_mut().insert(person.ctx.clone());
+        let response = self.mcp.handle(req).await;
+        match (&session, session_of(response.headers())) {
+            (None, Some(opened)) => self.owners.bind(&opened, person.key).await,
+            (Some(s), _) if is_delete && response.status().is_success() => self.owners.unbind(s),
+            _ => {}
+        }
+        let (mut parts, body) = response.into_parts();
+        if is_delete && parts.status == StatusCode::ACCEPTED {
+            // The session is ended: nothing more will come, which clients read as 200 or 204.
+            parts.status = StatusCode::NO_CONTENT;
+        }
+        Response::from_parts(
+            parts,
+            Held {
+                inner: body,
+                permit,
+                mark,
+            }
+            .boxed(),
+        )
+    }
+}
+
+fn session_of(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get(SESSION)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string)
+}

@@ -1,0 +1,155 @@
+//! Serving MCP: over stdio for the one person whose token is in the environment ([`stdio`]), or over
+//! Streamable HTTP for a whole team, each request as the person whose bearer token it carries
+//! ([`http`]). This module wires the HTTP server together: the shared Mattermost connection, the
+//! registry of persons, rmcp's Streamable HTTP service (2025-11-25 sessions and stateless
+//! 2026-07-28), and the listener.
+
+pub mod auth;
+pub mod handler;
+pub mod http;
+pub mod inflight;
+pub mod limits;
+pub mod listen;
+pub mod oauth;
+pub mod people;
+pub mod reply;
+pub mod sessions;
+pub mod settings;
+pub mod stdio;
+pub mod tls;
+
+use crate::config::Config;
+use crate::inventory::Offer;
+use crate::mattermost::Mattermost;
+use crate::server::{People, Server};
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use settings::HttpSettings;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio_util::sync::CancellationToken;
+
+/// How often the registry of persons is swept of the idle.
+const SWEEP_EVERY: Duration = Duration::from_secs(30);
+
+/// Builds the HTTP application (everything but the listener).
+pub fn app(
+    config: &Config,
+    settings: HttpSettings,
+    offer: Offer,
+    page_size: usize,
+    sessions: CancellationToken,
+) -> Result<Arc<http::App>, String> {
+    let mm = Arc::new(Mattermost::connect(config)?);
+    let registry = Arc::new(people::Registry::new(people::Bounds {
+        cap: settings.max_people,
+        idle: settings.person_idle,
+        max_age: people::MAX_AGE,
+        cache_bytes: settings.cache_bytes,
+    }));
+    let server = handler::Shared(Arc::new(Server::new(
+        People::PerRequest,
+        offer,
+        page_size,
+        config.budget,
+    )));
+    let mut mcp_config = StreamableHttpServerConfig::default()
+        .disable_allowed_hosts()
+        .disable_allowed_origins()
+        .with_json_response(true)
+        .with_max_request_body_bytes(settings.max_body_bytes)
+        .with_legacy_session_mode(!settings.stateless)
+        .with_cancellation_token(sessions);
+    if let Some(dir) = &settings.session_dir {
+        mcp_config.session_store = Some(Arc::new(sessions::DirStore::new(dir.clone())?));
+    }
+    let mcp = StreamableHttpService::new(
+        move || Ok(server.clone()),
+        Arc::new(LocalSessionManager::default()),
+        mcp_config,
+    );
+    let auth = auth::Auth {
+        registry: registry.clone(),
+        mm: mm.clone(),
+        check_every: settings.token_check,
+        timeout: config.timeout,
+        resource_metadata: settings.resource_metadata_url(),
+        concurrency: settings.person_concurrency,
+        rate: settings.person_rate,
+    };
+    let sweeper = Arc::downgrade(&registry);
+    tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(SWEEP_EVERY).await;
+            match sweeper.upgrade() {
+                Some(r) => r.sweep(),
+                None => break,
+            }
+        }
+    });
+    Ok(Arc::new(http::App::new(settings, auth, mcp, mm)))
+}
+
+/// Serves MCP over HTTP until SIGTERM.
+pub async fn run_http(
+    config: Config,
+    settings: HttpSettings,
+    offer: Offer,
+    page_size: usize,
+    token_set: bool,
+) -> ExitCode {
+    crate::mattermost::errors::tokens_come_from_requests();
+    if token_set {
+        crate::log::warn(&format!(
+            "{} is set but not used: over HTTP each request brings its person's token (Authorization: Bearer). \
+             Unset it to keep it out of this service's environment.",
+            crate::config::TOKEN
+        ));
+    }
+    let tls = match settings.tls.as_ref().map(tls::acceptor).transpose() {
+        Ok(t) => t,
+        Err(message) => {
+            crate::log::error(&message);
+            return ExitCode::from(2);
+        }
+    };
+    if tls.is_none() && !settings.addr.ip().is_loopback() {
+        crate::log::warn(&format!(
+            "listening on {} without TLS: put a proxy that terminates TLS in front (see the README's Deployment), \
+             or give --tls-cert and --tls-key; tokens must not cross a network in the clear.",
+            settings.addr
+        ));
+    }
+    let addr = settings.addr;
+    let listener = match tokio::net::TcpListener::bind(addr).await {
+        Ok(l) => l,
+        Err(e) => {
+            crate::log::error(&format!(
+                "cannot listen on {addr}: {e}. Choose another port, or stop what listens there."
+            ));
+            return ExitCode::from(1);
+        }
+    };
+    let settings = match listener.local_addr() {
+        Ok(bound) => settings.bound_to(bound),
+        Err(_) => settings,
+    };
+    let sessions = CancellationToken::new();
+    let app = match app(&config, settings, offer, page_size, sessions.clone()) {
+        Ok(a) => a,
+        Err(message) => {
+            crate::log::error(&message);
+            return ExitCode::from(2);
+        }
+    };
+    let bound = app.settings.addr;
+    crate::log::info(&format!(
+        "serving MCP over HTTP on {bound} (clients connect to {}), for {} — each request as the person whose \
+         token it carries",
+        app.settings.endpoint(),
+        config.url
+    ));
+    listen::serve(app, listener, tls, sessions, listen::stop_signal()).await;
+    ExitCode::SUCCESS
+}
