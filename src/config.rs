@@ -12,6 +12,7 @@ pub const CA_FILE: &str = "MATTERMOST_CA_FILE";
 pub const ALLOW_HTTP: &str = "MATTERMOST_ALLOW_HTTP";
 pub const ALLOW_WRITES: &str = "MATTERMOST_ALLOW_WRITES";
 pub const TOOLSETS: &str = "MATTERMOST_TOOLSETS";
+pub const CONFIRM_WRITES: &str = "MATTERMOST_CONFIRM_WRITES";
 
 /// Every variable the server reads, with its default and meaning (the README's configuration table).
 pub const VARIABLES: &[(&str, &str, &str)] = &[
@@ -47,11 +48,39 @@ pub const VARIABLES: &[(&str, &str, &str)] = &[
         "true also offers the tools that change something in Mattermost (toolset writes); without it no tool that writes is listed or callable, whatever MATTERMOST_TOOLSETS says.",
     ),
     (
+        CONFIRM_WRITES,
+        "ask",
+        "ask: every write others will see (a post, a message, an edit, a deletion, a reaction, a pin, a join or leave, members added, a channel created, a status) is first confirmed with the person through their MCP client; a client that cannot ask gets the write refused. never: nothing asks; set it only when the client shows its own approval for every tool call.",
+    ),
+    (
         TOOLSETS,
         "people,teams,channels,posts,files,writes",
         "The groups of tools listed, comma-separated, or all: people, teams, channels, posts, files, writes (still only with MATTERMOST_ALLOW_WRITES=true), api (the operation gateway). An unknown name stops the server at start.",
     ),
 ];
+
+/// Whether writes others will see are confirmed with the person first (`MATTERMOST_CONFIRM_WRITES`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ConfirmWrites {
+    /// Ask through the MCP client (elicitation) before each such write; refuse when it cannot ask.
+    #[default]
+    Ask,
+    /// Never ask: the client approves every tool call itself.
+    Never,
+}
+
+impl ConfirmWrites {
+    fn parse(value: Option<String>) -> Result<ConfirmWrites, String> {
+        match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+            None | Some("") | Some("ask") => Ok(ConfirmWrites::Ask),
+            Some("never") => Ok(ConfirmWrites::Never),
+            Some(v) => Err(format!(
+                "{CONFIRM_WRITES}={v:?} is not accepted: use ask (the default: writes others will see are \
+                 confirmed with you first) or never (your MCP client approves every tool call itself)."
+            )),
+        }
+    }
+}
 
 /// A secret that never prints.
 #[derive(Clone)]
@@ -84,6 +113,8 @@ pub struct Config {
     pub allow_writes: bool,
     /// `MATTERMOST_TOOLSETS` as given (checked by `crate::inventory::Offer`).
     pub toolsets: Option<String>,
+    /// Whether writes others will see are confirmed with the person first.
+    pub confirm_writes: ConfirmWrites,
 }
 
 fn seconds(name: &str, value: Option<String>, default: u64) -> Result<Duration, String> {
@@ -194,6 +225,7 @@ impl Config {
             ca_file,
             allow_writes: boolean(ALLOW_WRITES, get(ALLOW_WRITES))?,
             toolsets: get(TOOLSETS),
+            confirm_writes: ConfirmWrites::parse(get(CONFIRM_WRITES))?,
         })
     }
 
@@ -232,6 +264,20 @@ mod tests {
         assert!(normalize_url("ftp://x", true).is_err());
         assert!(normalize_url("https://x/?a=b", false).is_err());
         assert!(normalize_url("https://u:p@x", false).is_err());
+    }
+
+    #[test]
+    fn confirm_writes_is_ask_unless_never_and_refuses_other_words() {
+        assert_eq!(ConfirmWrites::parse(None), Ok(ConfirmWrites::Ask));
+        assert_eq!(
+            ConfirmWrites::parse(Some(" Never ".into())),
+            Ok(ConfirmWrites::Never)
+        );
+        let e = ConfirmWrites::parse(Some("no".into())).unwrap_err();
+        assert!(
+            e.contains("\"no\"") && e.contains("ask") && e.contains("never"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! offers: the toolsets `MATTERMOST_TOOLSETS` chooses (the reading toolsets by default), and the tools
 //! that write only when `MATTERMOST_ALLOW_WRITES=true`, whatever the toolsets say.
 
+use crate::config::ConfirmWrites;
 use crate::tool::{Tool, Toolset};
 use crate::tools;
 use std::collections::BTreeSet;
@@ -26,6 +27,8 @@ pub fn find(name: &str) -> Option<&'static Tool> {
 pub struct Offer {
     pub toolsets: BTreeSet<Toolset>,
     pub allow_writes: bool,
+    /// Whether the writes others will see ask the person first (`MATTERMOST_CONFIRM_WRITES`).
+    pub confirm_writes: ConfirmWrites,
 }
 
 impl Offer {
@@ -62,7 +65,14 @@ impl Offer {
         Ok(Offer {
             toolsets: chosen,
             allow_writes,
+            confirm_writes: ConfirmWrites::Ask,
         })
+    }
+
+    /// The same offer, with writes others will see confirmed (or not) as `MATTERMOST_CONFIRM_WRITES` says.
+    pub fn confirming(mut self, confirm_writes: ConfirmWrites) -> Offer {
+        self.confirm_writes = confirm_writes;
+        self
     }
 
     /// Every toolset, writes allowed: what the governance tests scan.
@@ -70,6 +80,7 @@ impl Offer {
         Offer {
             toolsets: Toolset::ALL.into_iter().collect(),
             allow_writes: true,
+            confirm_writes: ConfirmWrites::Ask,
         }
     }
 

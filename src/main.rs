@@ -135,7 +135,7 @@ async fn demo(page_size: usize) -> ExitCode {
 
 async fn serve(config: config::Config, page_size: usize) -> ExitCode {
     let offer = match inventory::Offer::new(config.toolsets.as_deref(), config.allow_writes) {
-        Ok(o) => o,
+        Ok(o) => o.confirming(config.confirm_writes),
         Err(message) => {
             log::error(&message);
             return ExitCode::from(2);

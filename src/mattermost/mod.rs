@@ -10,6 +10,7 @@ pub mod errors;
 pub mod facts;
 pub mod generated;
 pub mod transport;
+pub mod upload;
 
 use crate::config::Config;
 pub use errors::MmError;

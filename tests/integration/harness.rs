@@ -328,6 +328,7 @@ pub fn sample_args(tool: &mattermost_mcp::tool::Tool, r: &Rich) -> Value {
             Kind::Text { .. } => json!("hello"),
             Kind::Time => json!("2023-11-14"),
             Kind::Flag => json!(false),
+            Kind::Files { .. } => json!([{"name": "notes.txt", "content": "hello"}]),
             Kind::Limit | Kind::Cursor => continue,
         };
         args.insert(a.name.to_string(), v);
