@@ -13,6 +13,24 @@ pub fn tools() -> &'static [&'static Tool] {
         // posts
         &tools::posts::read_channel::TOOL,
         &tools::posts::list_saved::TOOL,
+        // writes (toolset `writes`: only with MATTERMOST_ALLOW_WRITES=true)
+        &tools::writes::create_post::TOOL,
+        &tools::writes::send_direct_message::TOOL,
+        &tools::writes::update_post::TOOL,
+        &tools::writes::delete_post::TOOL,
+        &tools::writes::add_reaction::TOOL,
+        &tools::writes::remove_reaction::TOOL,
+        &tools::writes::pin_post::TOOL,
+        &tools::writes::save_post::TOOL,
+        &tools::writes::follow_thread::TOOL,
+        &tools::writes::join_channel::TOOL,
+        &tools::writes::leave_channel::TOOL,
+        &tools::writes::add_channel_members::TOOL,
+        &tools::writes::create_channel::TOOL,
+        &tools::writes::set_status::TOOL,
+        &tools::writes::save_draft::TOOL,
+        &tools::writes::delete_draft::TOOL,
+        &tools::writes::set_post_reminder::TOOL,
     ];
     ALL
 }
