@@ -14,3 +14,5 @@ mod safety;
 
 mod reading;
 mod undocumented_parameters;
+mod writes;
+mod writes_fixture;
