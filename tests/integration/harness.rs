@@ -9,7 +9,9 @@ use rmcp::model::{
 };
 use rmcp::service::{NotificationContext, RequestContext, RunningService};
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
-use rmcp::{ClientHandler, ClientLifecycleMode, ClientServiceExt, ErrorData, RoleClient, ServiceExt};
+use rmcp::{
+    ClientHandler, ClientLifecycleMode, ClientServiceExt, ErrorData, RoleClient, ServiceExt,
+};
 
 use serde_json::{Map, Value, json};
 use std::process::Stdio;
@@ -80,10 +82,12 @@ impl ClientHandler for Recorder {
             hook();
         }
         Ok(match self.answer {
-            Answer::Accept => ElicitResult::new(ElicitationAction::Accept)
-                .with_content(json!({"confirm": true})),
-            Answer::Untick => ElicitResult::new(ElicitationAction::Accept)
-                .with_content(json!({"confirm": false})),
+            Answer::Accept => {
+                ElicitResult::new(ElicitationAction::Accept).with_content(json!({"confirm": true}))
+            }
+            Answer::Untick => {
+                ElicitResult::new(ElicitationAction::Accept).with_content(json!({"confirm": false}))
+            }
             Answer::Cancel => ElicitResult::new(ElicitationAction::Cancel),
             Answer::Decline | Answer::CannotAsk => ElicitResult::new(ElicitationAction::Decline),
         })

@@ -42,10 +42,10 @@ pub const TOOL: Tool = Tool {
         MY_TEAMS,
         USERNAMES,
         Call {
-            operation: "GetChannelMembersByIds",
+            operation: "GetChannelMember",
             params: &[
                 ("channel_id", Source::Arg("channel")),
-                ("body", Source::Arg("users")),
+                ("user_id", Source::Arg("users")),
             ],
         },
         Call {
@@ -132,20 +132,23 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Added, Stop> {
             people.push((u.id().to_string(), u.username().to_string()));
         }
     }
-    let ids: Vec<String> = people.iter().map(|(i, _)| i.clone()).collect();
-    let present = cx
-        .call(
+    let mut present: Vec<String> = Vec::new();
+    for (user, _) in &people {
+        match crate::mattermost::send(
             cx.mm
                 .api
-                .get_channel_members_by_ids()
+                .get_channel_member()
                 .channel_id(&id)
-                .body(ids)
+                .user_id(user)
                 .send(),
-            "channel",
-            &id,
         )
-        .await?;
-    let present: Vec<String> = present.into_iter().filter_map(|m| m.user_id).collect();
+        .await
+        {
+            Ok(_) => present.push(user.clone()),
+            Err(e) if e.status() == Some(404) => {}
+            Err(e) => return Err(cx.fail(e, "channel", &id).into()),
+        }
+    }
     let (already, to_add): (Vec<_>, Vec<_>) =
         people.into_iter().partition(|(i, _)| present.contains(i));
     let already: Vec<String> = already.into_iter().map(|(_, n)| n).collect();

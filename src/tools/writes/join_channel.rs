@@ -57,7 +57,7 @@ pub struct Membership {
     pub done: String,
     pub channel_id: String,
     pub channel: String,
-    /// Its members now.
+    /// Its members now (you included when you are in it).
     pub members: i64,
     /// false when it already was as asked: nothing was sent.
     pub changed: bool,
@@ -100,9 +100,9 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Membership, Stop> {
         .into());
     }
     let (me, username) = common::me(cx).await?;
-    let members = common::member_count(cx, &id).await?;
     let mine = cx.my_channels().await?;
     if mine.iter().any(|c| c.id() == id) {
+        let members = common::member_count(cx, &id).await?;
         return Ok(Membership {
             done: format!("You are in {where_} already; nothing was sent."),
             channel_id: id,
@@ -115,7 +115,8 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Membership, Stop> {
     let question = Question {
         action: format!("Join {where_}"),
         text: format!(
-            "Join {where_} as @{username}. Its {members} members see \"@{username} joined the channel.\"",
+            "Join {where_} as @{username}. Its members see \"@{username} joined the channel.\", and you read its \
+             history.",
         ),
         binding: vec![id.clone()],
     };
@@ -132,11 +133,12 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Membership, Stop> {
     )
     .await?;
     cx.forget_own_lists();
+    let members = common::member_count(cx, &id).await?;
     Ok(Membership {
         done: format!("Joined {where_}."),
         channel_id: id,
         channel: where_,
-        members: members + 1,
+        members,
         changed: true,
         confirmed: Some(confirmed),
     })

@@ -7,7 +7,7 @@ use crate::calls::{CHANNEL_READ, CLIENT_CONFIG, Call, ME, MY_TEAMS, Source, USER
 use crate::context::Ctx;
 use crate::error::{ErrorKind, ToolError};
 use crate::mattermost::facts::{ChannelFacts, PostFacts};
-use crate::mattermost::{send, types};
+use crate::mattermost::{MmError, send, types};
 use crate::tool::{Answer, Asks, Input, Tool, Toolset};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -115,6 +115,12 @@ pub async fn draft_in(
     let (me, _) = common::me(cx).await?;
     let drafts = match send(cx.mm.api.get_drafts().user_id(&me).team_id(&team).send()).await {
         Ok(d) => d.into_inner(),
+        // No drafts: the server writes Go's nil slice, `null`, not `[]`.
+        Err(MmError::NotMattermost {
+            status: 200,
+            detail,
+            ..
+        }) if detail.contains("invalid type: null") => Vec::new(),
         Err(e) => return Err(cx.fail(e, "drafts of team", &team)),
     };
     Ok(drafts.into_iter().find(|d| {
