@@ -16,3 +16,4 @@ mod reading;
 mod undocumented_parameters;
 mod writes;
 mod writes_fixture;
+mod writes_governance;

@@ -22,7 +22,7 @@ pub struct Ids {
     pub alice: String,
     pub bob: String,
     pub carol: String,
-    /// bob's thread root in town-square, with 2 replies.
+    /// bob's thread root in town-square, with 2 replies (alice reacted :smile: to it).
     pub bob_root: String,
     /// a reply in bob's thread.
     pub bob_reply: String,
@@ -56,6 +56,7 @@ pub fn world() -> (World, Ids) {
     let bob_root = w.post(&town, &bob, T0, "Who takes the release?");
     let bob_reply = w.reply(&bob_root, &carol, T0 + 1, "not me");
     w.reply(&bob_root, &bob, T0 + 2, "anyone?");
+    w.react(&alice, &bob_root, "smile", T0 + 5);
     let alice_post = w.post(&town, &alice, T0 + 10, "my own words");
     let alice_root = w.post(&town, &alice, T0 + 20, "my thread");
     w.reply(&alice_root, &bob, T0 + 21, "reply one");
