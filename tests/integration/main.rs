@@ -17,3 +17,4 @@ mod undocumented_parameters;
 mod writes;
 mod writes_fixture;
 mod writes_governance;
+mod writes_safety;

@@ -194,18 +194,18 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Added, Stop> {
     };
     let confirmed = confirm::ask(cx, &input, &question).await?;
     let user_ids: Vec<String> = to_add.iter().map(|(i, _)| i.clone()).collect();
-    let added = cx
-        .call(
-            cx.mm
-                .api
-                .add_channel_member()
-                .channel_id(&id)
-                .body_map(|b| b.user_ids(Some(user_ids.clone())))
-                .send(),
-            "channel",
-            &id,
-        )
-        .await?;
+    let added = common::write(
+        cx,
+        cx.mm
+            .api
+            .add_channel_member()
+            .channel_id(&id)
+            .body_map(|b| b.user_ids(Some(user_ids.clone())))
+            .send(),
+        "channel",
+        &id,
+    )
+    .await?;
     let added_ids: Vec<String> = added.into_iter().filter_map(|m| m.user_id).collect();
     let added_names: Vec<String> = to_add
         .iter()

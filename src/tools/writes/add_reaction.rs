@@ -172,7 +172,8 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Reacted, Stop> {
         emoji_name: Some(name.clone()),
         create_at: None,
     };
-    cx.call(
+    common::write(
+        cx,
         cx.mm.api.save_reaction().body(body).send(),
         "post",
         post.id(),

@@ -219,32 +219,42 @@ pub async fn mentioned_people(cx: &Ctx, tool: &str, names: &[String]) -> Result<
     .with("unknown_mentions", serde_json::Value::Object(closest_all)))
 }
 
-/// The usernames closest to `name`, from a user search on its start; empty when the search fails.
+/// The usernames closest to `name`, from user searches on its start (3, then 2, then 1 characters,
+/// until one finds someone); empty when nobody is found or the search fails.
 async fn closest_usernames(cx: &Ctx, name: &str) -> Vec<String> {
-    let term: String = name.chars().take(3).collect();
-    let body = types::SearchUsersBody {
-        term,
-        limit: 20,
-        allow_inactive: Some(true),
-        group_constrained: None,
-        in_channel_id: None,
-        in_group_id: None,
-        not_in_channel_id: None,
-        not_in_team_id: None,
-        team_id: None,
-        without_team: None,
-    };
-    let Ok(list) = send(cx.mm.api.search_users().body(body).send()).await else {
-        return Vec::new();
-    };
-    let mut names: Vec<(usize, String)> = list
-        .into_inner()
-        .into_iter()
-        .filter_map(|u| u.username)
-        .map(|n| (distance(name, &n), n))
-        .collect();
-    names.sort();
-    names.into_iter().take(3).map(|(_, n)| n).collect()
+    for len in [3, 2, 1] {
+        let term: String = name.chars().take(len).collect();
+        if term.chars().count() < len && len > 1 {
+            continue;
+        }
+        let body = types::SearchUsersBody {
+            term,
+            limit: 20,
+            allow_inactive: Some(true),
+            group_constrained: None,
+            in_channel_id: None,
+            in_group_id: None,
+            not_in_channel_id: None,
+            not_in_team_id: None,
+            team_id: None,
+            without_team: None,
+        };
+        let Ok(list) = send(cx.mm.api.search_users().body(body).send()).await else {
+            return Vec::new();
+        };
+        let mut names: Vec<(usize, String)> = list
+            .into_inner()
+            .into_iter()
+            .filter_map(|u| u.username)
+            .map(|n| (distance(name, &n), n))
+            .collect();
+        if names.is_empty() {
+            continue;
+        }
+        names.sort();
+        return names.into_iter().take(3).map(|(_, n)| n).collect();
+    }
+    Vec::new()
 }
 
 /// What the channel-wide mentions of a message notify, for the question: one line each.

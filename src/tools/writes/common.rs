@@ -172,6 +172,20 @@ where
     }
 }
 
+/// Sends a write once (never retried blindly) and reads its answer; a failure says whether the write
+/// may have happened.
+pub async fn write<T>(
+    cx: &Ctx,
+    request: impl Future<Output = Result<ResponseValue<T>, progenitor_client::Error<types::AppError>>>,
+    what: &str,
+    value: &str,
+) -> Result<T, ToolError> {
+    send(request)
+        .await
+        .map(ResponseValue::into_inner)
+        .map_err(|e| write_failed(cx, e, what, value))
+}
+
 /// A write's failure as a tool error about `what` named `value`, saying whether anything may have
 /// been changed.
 pub fn write_failed(cx: &Ctx, e: MmError, what: &str, value: &str) -> ToolError {

@@ -2,7 +2,7 @@
 //! confirmed its name, kind, purpose and header. Without `name`, the URL name is made from the display
 //! name (lowercase letters, digits and dashes). A name already taken is refused before asking.
 
-use super::common::writes;
+use super::common::{self, writes};
 use crate::args::{Arg, Kind};
 use crate::calls::{Call, Source, TEAM_CALLS};
 use crate::confirm::{self, Confirmed, Question};
@@ -243,13 +243,13 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Created, Stop> {
         purpose: args.purpose.clone(),
         header: args.header.clone(),
     };
-    let made = cx
-        .call(
-            cx.mm.api.create_channel().body(body).send(),
-            "channel",
-            &name,
-        )
-        .await?;
+    let made = common::write(
+        cx,
+        cx.mm.api.create_channel().body(body).send(),
+        "channel",
+        &name,
+    )
+    .await?;
     cx.forget_own_lists();
     Ok(Created {
         done: format!(

@@ -108,7 +108,8 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Deleted, Stop> {
             .into());
         }
     }
-    cx.call(
+    common::write(
+        cx,
         cx.mm.api.delete_post().post_id(post.id()).send(),
         "post",
         post.id(),

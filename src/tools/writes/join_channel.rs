@@ -121,7 +121,8 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Membership, Stop> {
         binding: vec![id.clone()],
     };
     let confirmed = confirm::ask(cx, &input, &question).await?;
-    cx.call(
+    common::write(
+        cx,
         cx.mm
             .api
             .add_channel_member()

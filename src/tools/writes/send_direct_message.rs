@@ -144,7 +144,8 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<PostWritten, Stop> {
             .first()
             .map(|(id, _)| id.clone())
             .unwrap_or(me.clone());
-        cx.call(
+        common::write(
+            cx,
             cx.mm
                 .api
                 .create_direct_channel()
@@ -157,7 +158,8 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<PostWritten, Stop> {
     } else {
         let mut ids: Vec<String> = others.iter().map(|(id, _)| id.clone()).collect();
         ids.push(me.clone());
-        cx.call(
+        common::write(
+            cx,
             cx.mm.api.create_group_channel().body(ids).send(),
             "group message with",
             &whom,

@@ -270,7 +270,8 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<StatusSet, Stop> {
             status: s.clone(),
             dnd_end_time: dnd_until.map(|ms| ms / 1000),
         };
-        cx.call(
+        common::write(
+            cx,
             cx.mm
                 .api
                 .update_user_status()
@@ -289,7 +290,8 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<StatusSet, Stop> {
             duration: c.until.as_ref().map(|_| "date_and_time".to_string()),
             expires_at: c.until.clone(),
         };
-        cx.call(
+        common::write(
+            cx,
             cx.mm
                 .api
                 .update_user_custom_status()
@@ -302,7 +304,8 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<StatusSet, Stop> {
         .await?;
     }
     if args.clear_custom {
-        cx.call(
+        common::write(
+            cx,
             cx.mm.api.unset_user_custom_status().user_id(&me).send(),
             "custom status of user",
             &me,

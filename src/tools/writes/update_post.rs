@@ -153,13 +153,13 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Edited, Stop> {
         has_reactions: None,
         is_pinned: None,
     };
-    let edited = cx
-        .call(
-            cx.mm.api.patch_post().post_id(post.id()).body(body).send(),
-            "post",
-            post.id(),
-        )
-        .await?;
+    let edited = common::write(
+        cx,
+        cx.mm.api.patch_post().post_id(post.id()).body(body).send(),
+        "post",
+        post.id(),
+    )
+    .await?;
     Ok(Edited {
         done: format!("Edited your post in {where_}."),
         post_id: post.id().to_string(),
