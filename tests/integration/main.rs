@@ -18,3 +18,4 @@ mod writes;
 mod writes_fixture;
 mod writes_governance;
 mod writes_safety;
+mod writes_spec;
