@@ -366,9 +366,13 @@ pub fn envelope<I: Serialize, X: Serialize>(
 /// The published output schema of `T`: schemars' schema, inlined and compacted (no `$schema`, titles,
 /// formats or descriptions, optional fields as their type alone), since every client lists it.
 pub fn output_schema<T: JsonSchema>() -> JsonObject {
-    let settings = schemars::generate::SchemaSettings::draft2020_12().with(|s| {
-        s.inline_subschemas = true;
-    });
+    // The schema of what the tools write (a field skipped when empty is optional), not of what a
+    // reader of it would accept.
+    let settings = schemars::generate::SchemaSettings::draft2020_12()
+        .for_serialize()
+        .with(|s| {
+            s.inline_subschemas = true;
+        });
     let schema = settings.into_generator().into_root_schema_for::<T>();
     let mut value = schema.to_value();
     compact(&mut value);

@@ -4,7 +4,7 @@
 
 use super::common::{self, place, writes};
 use crate::args::{Arg, Kind};
-use crate::calls::{CHANNEL_STATS, Call, ME, MY_TEAMS, Source, USERNAMES};
+use crate::calls::{CHANNEL_READ, CHANNEL_STATS, Call, ME, MY_TEAMS, Source, USERNAMES};
 use crate::confirm::{self, Confirmed, Question};
 use crate::context::Ctx;
 use crate::error::{ErrorKind, ToolError, quote};
@@ -37,6 +37,7 @@ pub const TOOL: Tool = Tool {
         "the people added see the channel and its history, and its members see them added",
     ),
     calls: &[
+        CHANNEL_READ,
         CHANNEL_STATS,
         ME,
         MY_TEAMS,
@@ -82,7 +83,7 @@ pub struct Added {
     /// Usernames added.
     pub added: Vec<String>,
     /// Usernames that were in the channel already (nothing sent for them).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub already_members: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub confirmed: Option<Confirmed>,

@@ -2,7 +2,7 @@
 //! channel sees "<person> joined the channel"). A channel they are in already is not sent for.
 
 use super::common::{self, place, writes};
-use crate::calls::{CHANNEL_STATS, Call, ME, Source, USERNAMES};
+use crate::calls::{CHANNEL_READ, CHANNEL_STATS, Call, ME, Source, USERNAMES};
 use crate::confirm::{self, Confirmed, Question};
 use crate::context::Ctx;
 use crate::error::{ErrorKind, ToolError, quote};
@@ -42,7 +42,7 @@ pub const TOOL: Tool = Tool {
     answer: Answer::One,
     hints: writes(false, true),
     asks: Asks::First("the channel's members see that you joined"),
-    calls: &[CHANNEL_STATS, JOIN, ME, USERNAMES],
+    calls: &[CHANNEL_READ, CHANNEL_STATS, JOIN, ME, USERNAMES],
     code: crate::one!(run => Membership),
 };
 

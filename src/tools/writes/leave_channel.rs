@@ -4,7 +4,7 @@
 
 use super::common::{self, place, writes};
 use super::join_channel::Membership;
-use crate::calls::{CHANNEL_STATS, Call, ME, Source, USERNAMES};
+use crate::calls::{CHANNEL_READ, CHANNEL_STATS, Call, ME, Source, USERNAMES};
 use crate::confirm::{self, Question};
 use crate::context::Ctx;
 use crate::error::{ErrorKind, ToolError, quote};
@@ -24,6 +24,7 @@ pub const TOOL: Tool = Tool {
     hints: writes(true, true),
     asks: Asks::First("the channel's members see that you left"),
     calls: &[
+        CHANNEL_READ,
         CHANNEL_STATS,
         ME,
         USERNAMES,

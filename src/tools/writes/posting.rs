@@ -39,19 +39,19 @@ pub struct PostWritten {
     pub channel: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub root_id: Option<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub file_ids: Vec<String>,
     /// The people in the channel besides you, who can read it.
     pub reached: i64,
     /// Whom its `@channel`, `@all` or `@here` notified.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notified: Vec<String>,
     /// Marked as written with an AI assistant (`props.ai_generated_by`).
     pub marked_ai_generated: bool,
     pub confirmed: Confirmed,
     /// How many times it was sent again after a cut connection, a timeout or a save in progress (the
     /// same `pending_post_id` each time: one post).
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub retries: u32,
 }
 

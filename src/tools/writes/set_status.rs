@@ -151,7 +151,7 @@ pub struct StatusSet {
     pub dnd_until: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub custom: Option<Custom>,
-    #[serde(skip_serializing_if = "crate::show::is_false")]
+    #[serde(default, skip_serializing_if = "crate::show::is_false")]
     pub cleared_custom: bool,
     pub confirmed: Confirmed,
 }
