@@ -97,7 +97,7 @@ pub async fn upload_files(
         return Err(MmError::from_client(Error::UnexpectedResponse(response)).await);
     }
     let bytes = response.bytes().await.map_err(|e| MmError::Unreachable {
-        detail: format!("the answer to the upload broke off ({})", e.is_timeout()),
+        detail: "the answer to the upload broke off".into(),
         timeout: e.is_timeout(),
     })?;
     let uploaded: Uploaded =

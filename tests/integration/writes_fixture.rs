@@ -15,13 +15,9 @@ pub const T0: i64 = 1_700_000_000_000;
 /// The ids of the write world.
 #[derive(Clone)]
 pub struct Ids {
-    pub team: String,
     pub town: String,
-    pub off_topic: String,
-    pub secret: String,
     pub alice: String,
     pub bob: String,
-    pub carol: String,
     /// bob's thread root in town-square, with 2 replies (alice reacted :smile: to it).
     pub bob_root: String,
     /// a reply in bob's thread.
@@ -64,13 +60,9 @@ pub fn world() -> (World, Ids) {
     (
         w,
         Ids {
-            team,
             town,
-            off_topic,
-            secret,
             alice,
             bob,
-            carol,
             bob_root,
             bob_reply,
             alice_post,
@@ -92,11 +84,6 @@ impl Env {
     /// The requests since the log was last cleared.
     pub fn log(&self) -> Vec<LoggedRequest> {
         self.sim.log()
-    }
-
-    /// The requests that change something (anything but GET and the POST lookups).
-    pub fn writes(&self) -> Vec<String> {
-        writes_in(&self.sim.log())
     }
 
     /// The requests made after the client answered the last question.

@@ -344,6 +344,10 @@ async fn online_members(
     Ok(Some(online))
 }
 
+/// A token format: its prefix, how many of its characters follow at least, which characters, and what
+/// it is.
+type Pattern<'a> = (&'a str, usize, &'a dyn Fn(u8) -> bool, &'static str);
+
 /// What in a text looks like a credential, if anything: the kind, never the value.
 pub fn credential(text: &str, token: &str) -> Option<&'static str> {
     if token.len() >= 8 && text.contains(token) {
@@ -358,7 +362,7 @@ pub fn credential(text: &str, token: &str) -> Option<&'static str> {
     };
     let alnum = |b: u8| b.is_ascii_alphanumeric();
     let token_char = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
-    let patterns: &[(&str, usize, &dyn Fn(u8) -> bool, &'static str)] = &[
+    let patterns: &[Pattern<'_>] = &[
         (
             "AKIA",
             16,
