@@ -114,15 +114,16 @@ fn check_file(tool: &str, arg: &str, i: usize, v: &Value) -> Result<(), ToolErro
 impl Kind {
     fn schema(self, limit: Option<Limit>) -> Value {
         match self {
-            Kind::Channel | Kind::Team | Kind::Post | Kind::User => {
-                json!({ "type": "string", "minLength": 1, "maxLength": MAX_REFERENCE })
+            // Lengths are checked (with an error that says what is accepted) rather than published: every
+            // client lists every schema, so the schema says only what a caller must know.
+            Kind::Channel | Kind::Team | Kind::Post | Kind::User | Kind::Time => {
+                json!({ "type": "string" })
             }
             Kind::Users { max } => json!({
                 "type": "array", "minItems": 1, "maxItems": max,
-                "items": { "type": "string", "minLength": 1, "maxLength": MAX_REFERENCE }
+                "items": { "type": "string" }
             }),
-            Kind::Text { max } => json!({ "type": "string", "minLength": 1, "maxLength": max }),
-            Kind::Time => json!({ "type": "string", "minLength": 1, "maxLength": 40 }),
+            Kind::Text { max } => json!({ "type": "string", "maxLength": max }),
             Kind::Flag => json!({ "type": "boolean" }),
             Kind::Files { max } => json!({
                 "type": "array", "minItems": 1, "maxItems": max,
@@ -236,11 +237,17 @@ fn type_name(v: &Value) -> &'static str {
     }
 }
 
-fn check_text(tool: &str, name: &str, s: &str, max: usize) -> Result<(), ToolError> {
+fn check_text(tool: &str, a: &Arg, s: &str, max: usize) -> Result<(), ToolError> {
+    let name = a.name;
     if s.trim().is_empty() {
-        return Err(ToolError::bad_argument(format!(
-            "`{name}` of {tool} is empty; give a value or leave it out."
-        )));
+        return Err(ToolError::bad_argument(if a.required {
+            format!(
+                "`{name}` of {tool} is required and was given empty. Call again with a value: {}",
+                a.about
+            )
+        } else {
+            format!("`{name}` of {tool} is empty; give a value or leave it out.")
+        }));
     }
     if s.chars().count() > max {
         return Err(ToolError::bad_argument(format!(
@@ -296,25 +303,39 @@ pub fn check(
             Some(v) => v,
         };
         let wrong = || {
+            let range = match (a.kind, limit) {
+                (Kind::Limit, Some(l)) => format!(" from 1 to {} (default {})", l.max, l.default),
+                _ => String::new(),
+            };
             ToolError::bad_argument(format!(
-                "`{}` of {tool} must be {}, not {}: {}",
+                "`{}` of {tool} must be {}{range}, not {} {}: {}",
                 a.name,
                 a.kind.expects(),
                 type_name(value),
+                quote(&value.to_string()),
                 a.about
             ))
         };
         match a.kind {
             Kind::Channel | Kind::Team | Kind::Post | Kind::User => {
                 let s = value.as_str().ok_or_else(wrong)?;
-                check_text(tool, a.name, s, MAX_REFERENCE)?;
+                check_text(tool, a, s, MAX_REFERENCE)?;
             }
             Kind::Text { max } => {
                 let s = value.as_str().ok_or_else(wrong)?;
-                check_text(tool, a.name, s, max)?;
+                check_text(tool, a, s, max)?;
             }
             Kind::Cursor => {
                 let s = value.as_str().ok_or_else(wrong)?;
+                if s.trim().is_empty() {
+                    return Err(ToolError::new(
+                        ErrorKind::BadCursor,
+                        format!(
+                            "`cursor` of {tool} is empty. Leave `cursor` out for a list's first page; for the next \
+                             page pass the previous answer's next_cursor exactly (there is none after the last page)."
+                        ),
+                    ));
+                }
                 if s.len() > 4096 {
                     return Err(ToolError::new(
                         ErrorKind::BadCursor,
@@ -353,7 +374,7 @@ pub fn check(
                 }
                 for item in list {
                     let s = item.as_str().ok_or_else(wrong)?;
-                    check_text(tool, a.name, s, MAX_REFERENCE)?;
+                    check_text(tool, a, s, MAX_REFERENCE)?;
                 }
             }
             Kind::Files { max } => {
@@ -494,5 +515,58 @@ mod tests {
             "{}",
             e.message
         );
+    }
+
+    #[test]
+    fn a_limit_of_the_wrong_type_quotes_the_value_and_gives_the_range() {
+        for (bad, shown) in [(json!("5"), "`\"5\"`"), (json!(5.5), "`5.5`")] {
+            let e = check(
+                "t",
+                ARGS,
+                Some(&given(json!({"channel": "x", "limit": bad}))),
+                LIMIT,
+            )
+            .unwrap_err();
+            assert!(
+                e.message.contains(shown) && e.message.contains("from 1 to 200 (default 30)"),
+                "{}",
+                e.message
+            );
+        }
+    }
+
+    #[test]
+    fn an_empty_required_text_says_it_is_required_and_an_empty_cursor_says_what_to_do() {
+        const TERMS: &[Arg] = &[
+            Arg {
+                name: "terms",
+                kind: Kind::Text { max: 10 },
+                required: true,
+                about: "what to search for",
+                shapes: None,
+            },
+            Arg {
+                name: "cursor",
+                kind: Kind::Cursor,
+                required: false,
+                about: "c",
+                shapes: None,
+            },
+        ];
+        let e = check("t", TERMS, Some(&given(json!({"terms": "  "}))), LIMIT).unwrap_err();
+        assert!(
+            e.message.contains("`terms` of t is required"),
+            "{}",
+            e.message
+        );
+        let e = check(
+            "t",
+            TERMS,
+            Some(&given(json!({"terms": "x", "cursor": ""}))),
+            LIMIT,
+        )
+        .unwrap_err();
+        assert_eq!(e.kind, ErrorKind::BadCursor);
+        assert!(e.message.contains("Leave `cursor` out"), "{}", e.message);
     }
 }

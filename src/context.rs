@@ -26,6 +26,8 @@ pub const LIST_BYTES_KEPT: usize = 8 * 1024 * 1024;
 pub const LIST_KEPT_FOR: Duration = Duration::from_secs(600);
 
 type Timed<T> = Mutex<Option<(Instant, Arc<T>)>>;
+/// Per-person values by name, each with when it was kept.
+type Notes = HashMap<&'static str, (Instant, Arc<dyn Any + Send + Sync>)>;
 
 fn fresh<T>(slot: &Timed<T>) -> Option<Arc<T>> {
     let guard = slot.lock().ok()?;
@@ -117,7 +119,7 @@ pub struct Ctx {
     /// Whole lists kept for their cursor chains.
     pub lists: KeptLists,
     /// Per-person values a tool keeps between calls (mention keys, say), by name.
-    notes: Mutex<HashMap<&'static str, (Instant, Arc<dyn Any + Send + Sync>)>>,
+    notes: Mutex<Notes>,
 }
 
 impl Ctx {

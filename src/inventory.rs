@@ -12,7 +12,19 @@ pub fn tools() -> &'static [&'static Tool] {
     static ALL: &[&Tool] = &[
         // posts
         &tools::posts::read_channel::TOOL,
+        &tools::posts::read_unread::TOOL,
+        &tools::posts::read_thread::TOOL,
+        &tools::posts::list_threads::TOOL,
+        &tools::posts::list_pinned_posts::TOOL,
         &tools::posts::list_saved::TOOL,
+        &tools::posts::search_posts::TOOL,
+        &tools::posts::list_mentions::TOOL,
+        &tools::posts::list_reactions::TOOL,
+        &tools::posts::list_drafts::TOOL,
+        &tools::posts::list_emoji::TOOL,
+        // files
+        &tools::files::search_files::TOOL,
+        &tools::files::read_file::TOOL,
         // writes (toolset `writes`: only with MATTERMOST_ALLOW_WRITES=true)
         &tools::writes::create_post::TOOL,
         &tools::writes::send_direct_message::TOOL,

@@ -17,6 +17,8 @@ pub mod config;
 pub mod confirm;
 pub mod context;
 pub mod error;
+#[cfg(test)]
+mod governance;
 pub mod ids;
 pub mod inventory;
 pub mod log;

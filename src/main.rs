@@ -133,6 +133,9 @@ async fn demo(page_size: usize) -> ExitCode {
     serve(config, page_size).await
 }
 
+/// How long the check at start waits for Mattermost before serving anyway.
+const START_CHECK: std::time::Duration = std::time::Duration::from_secs(3);
+
 async fn serve(config: config::Config, page_size: usize) -> ExitCode {
     let offer = match inventory::Offer::new(config.toolsets.as_deref(), config.allow_writes) {
         Ok(o) => o.confirming(config.confirm_writes),
@@ -149,12 +152,22 @@ async fn serve(config: config::Config, page_size: usize) -> ExitCode {
         }
     };
     let ctx = Arc::new(context::Ctx::new(mm, config.token.clone()));
+    // The check at start never holds the client up: an address that accepts connections but never
+    // answers gets a few seconds, then the server serves anyway and each call says what is wrong.
+    let wait = config.timeout.min(START_CHECK);
     let check = ctx.request_as_me(
         "GetUser",
-        config.timeout,
+        wait,
         mattermost::send(ctx.mm.api.get_user().user_id("me").send()),
     );
-    match check.await {
+    let checked = match tokio::time::timeout(wait, check).await {
+        Ok(outcome) => outcome,
+        Err(_) => Err(mattermost::MmError::Unreachable {
+            detail: format!("no answer within {} s", wait.as_secs()),
+            timeout: true,
+        }),
+    };
+    match checked {
         Ok(me) => {
             let me = me.into_inner();
             log::info(&format!(

@@ -40,6 +40,15 @@ pub fn rfc3339(ms: i64) -> String {
     )
 }
 
+/// `2026-11-30T12:00:00Z`: to the second, as a list shows when each item was written.
+pub fn rfc3339_seconds(ms: i64) -> String {
+    let full = rfc3339(ms.div_euclid(1000) * 1000);
+    match full.strip_suffix(".000Z") {
+        Some(s) => format!("{s}Z"),
+        None => full,
+    }
+}
+
 fn number(s: &str, len: usize) -> Option<u32> {
     if s.len() == len && s.bytes().all(|b| b.is_ascii_digit()) {
         s.parse().ok()

@@ -363,8 +363,10 @@ pub fn envelope<I: Serialize, X: Serialize>(
     answer(binding.tool, &env)
 }
 
-/// The published output schema of `T`: schemars' schema, inlined and compacted (no `$schema`, titles,
-/// formats or descriptions, optional fields as their type alone), since every client lists it.
+/// The published output schema of `T`, kept small because every client lists it on every start:
+/// schemars' schema, inlined, without `$schema`, titles, formats, descriptions or defaults; the answer's
+/// own fields typed in full; the fields of the objects inside it (a list's items, say) typed when
+/// always present and named when not; anything deeper by its type alone.
 pub fn output_schema<T: JsonSchema>() -> JsonObject {
     // The schema of what the tools write (a field skipped when empty is optional), not of what a
     // reader of it would accept.
@@ -376,9 +378,41 @@ pub fn output_schema<T: JsonSchema>() -> JsonObject {
     let schema = settings.into_generator().into_root_schema_for::<T>();
     let mut value = schema.to_value();
     compact(&mut value);
+    shallow(&mut value, 0);
     match value {
         Value::Object(map) => map,
         _ => JsonObject::new(),
+    }
+}
+
+/// Cuts a schema to what [`output_schema`] publishes at `depth` (0: the answer itself).
+fn shallow(v: &mut Value, depth: usize) {
+    let Value::Object(map) = v else { return };
+    if depth >= 2 {
+        map.retain(|k, _| k == "type");
+        return;
+    }
+    if let Some(items) = map.get_mut("items") {
+        shallow(items, depth);
+    }
+    let required: Vec<String> = map
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| {
+            r.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
+    if let Some(Value::Object(props)) = map.get_mut("properties") {
+        for (name, schema) in props.iter_mut() {
+            if depth >= 1 && !required.contains(name) {
+                *schema = Value::Object(JsonObject::new());
+            } else {
+                shallow(schema, depth + 1);
+            }
+        }
     }
 }
 

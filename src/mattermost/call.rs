@@ -51,6 +51,8 @@ pub struct CallScope {
     cancelled: Option<Cancelled>,
     steps: AtomicU32,
     budget_bound: AtomicBool,
+    /// The status and content type of the last answer Mattermost sent in this call.
+    last_answer: std::sync::Mutex<Option<(u16, String)>>,
 }
 
 impl std::fmt::Debug for CallScope {
@@ -80,6 +82,7 @@ impl CallScope {
             cancelled: None,
             steps: AtomicU32::new(0),
             budget_bound: AtomicBool::new(false),
+            last_answer: std::sync::Mutex::new(None),
         }
     }
 
@@ -157,6 +160,19 @@ impl CallScope {
     /// Whether a request's timeout was cut to what was left of the budget.
     pub fn was_bound_by_budget(&self) -> bool {
         self.budget_bound.load(Ordering::Relaxed)
+    }
+
+    /// Notes the status and content type of an answer, so that an answer the client cannot read is
+    /// described as it was received.
+    pub fn saw_answer(&self, status: u16, content_type: &str) {
+        if let Ok(mut last) = self.last_answer.lock() {
+            *last = Some((status, content_type.to_string()));
+        }
+    }
+
+    /// The status and content type of the last answer of this call.
+    pub fn last_answer(&self) -> Option<(u16, String)> {
+        self.last_answer.lock().ok().and_then(|l| l.clone())
     }
 
     /// Time left before the call's budget runs out.

@@ -82,11 +82,17 @@ impl MmError {
                     },
                 }
             }
-            Error::InvalidResponsePayload(bytes, e) => MmError::NotMattermost {
-                status: 200,
-                content_type: "application/json".into(),
-                detail: format!("malformed JSON ({e}): {}", snippet(&bytes)),
-            },
+            Error::InvalidResponsePayload(bytes, e) => {
+                // The answer as it was received (the transport noted it), not as it should have been.
+                let (status, content_type) = super::call::current()
+                    .and_then(|s| s.last_answer())
+                    .unwrap_or((200, "unknown".into()));
+                MmError::NotMattermost {
+                    status,
+                    content_type,
+                    detail: format!("not the JSON Mattermost sends ({e}): {}", snippet(&bytes)),
+                }
+            }
             Error::CommunicationError(e) => MmError::Unreachable {
                 timeout: e.is_timeout(),
                 detail: without_url(&e),
@@ -128,18 +134,25 @@ impl MmError {
             .with(what, json!(value)),
             MmError::Api { status: 404, id, .. } => {
                 let hint = if crate::ids::is_id(value) {
-                    String::new()
+                    format!(
+                        " It may have been deleted, or you may not see it. Find the {what} you mean with a list or \
+                         search tool ({}) and pass the id it gives.",
+                        finder(what)
+                    )
                 } else {
                     format!(
-                        " {} does not look like a Mattermost id (26 lowercase letters and digits); pass an id a \
-                         list or search tool returned.",
-                        quote(value)
+                        " {} does not look like a Mattermost id (26 lowercase letters and digits); find the {what} \
+                         with a list or search tool ({}) and pass the id it gives.",
+                        quote(value),
+                        finder(what)
                     )
                 };
-                ToolError::new(ErrorKind::NotFound,
-                    format!("There is no {what} {} (404 {id}).{hint}", quote(value)),
+                ToolError::new(
+                    ErrorKind::NotFound,
+                    format!("Mattermost has no {what} {} that you can see.{hint}", quote(value)),
                 )
                 .with(what, json!(value))
+                .with("mattermost_error_id", json!(id))
             }
             MmError::Api { status, id, message, request_id } if status >= 500 => ToolError::new(ErrorKind::MattermostFailed,
                 format!(
@@ -185,6 +198,19 @@ impl MmError {
             ),
             MmError::Refused(message) => ToolError::new(ErrorKind::Refused, message),
         }
+    }
+}
+
+/// The tools that find a thing of this kind.
+fn finder(what: &str) -> &'static str {
+    match what {
+        "channel" => "list_channels, search_channels",
+        "team" => "list_teams",
+        "user" | "users" | "person" => "search_users",
+        "post" => "read_channel, search_posts",
+        "file" => "search_files",
+        "thread" => "list_threads",
+        _ => "the list and search tools",
     }
 }
 

@@ -181,6 +181,14 @@ impl ClientHooks<Transport> for Client {
                 Ok(response) => buffer(response, policy.max_body).await,
                 Err(e) => Err(e),
             };
+            if let (Some(scope), Ok(response)) = (&scope, &outcome) {
+                let content_type = response
+                    .headers()
+                    .get(reqwest::header::CONTENT_TYPE)
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or("none");
+                scope.saw_answer(response.status().as_u16(), content_type);
+            }
             let Some(next) = spare else { return outcome };
             let wait = match &outcome {
                 Ok(response) if response.status() == StatusCode::TOO_MANY_REQUESTS => {

@@ -96,8 +96,7 @@ pub struct Envelope<I, X> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub total_known: Option<bool>,
     /// Mattermost's own cap cut the list.
-    #[serde(skip_serializing_if = "is_false")]
-    #[schemars(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub capped: bool,
     /// Mattermost requests the call made.
     pub requests: u32,

@@ -43,7 +43,7 @@ pub struct Line {
     pub line: usize,
     pub text: String,
     /// true when the line goes on in the next item.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub continues: bool,
 }
 

@@ -29,7 +29,7 @@ pub struct ChannelItem {
     pub purpose: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub header: Option<String>,
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub archived: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_post: Option<String>,

@@ -18,10 +18,10 @@ pub struct FileItem {
     pub mime_type: Option<String>,
     pub size: u64,
     pub time: String,
-    /// Who shared it, by username (`author_id` when it is not known).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Who shared it, by username (`by_id` when the username is not known).
+    #[serde(rename = "by", skip_serializing_if = "Option::is_none")]
     pub author: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "by_id", skip_serializing_if = "Option::is_none")]
     pub author_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub post_id: Option<String>,

@@ -12,9 +12,7 @@ mod small;
 pub use channel::{ChannelItem, channel_label, unread_posts};
 pub use file::FileItem;
 pub use person::{StatusItem, UserItem};
-pub use post::{
-    MESSAGE_CUT, PostItem, ReactionCount, Shown, authors, permalink, permalink_pattern,
-};
+pub use post::{MESSAGE_CUT, PostItem, Shown, authors, permalink, permalink_pattern};
 pub use small::{DraftItem, EmojiItem, ReactionGroup, TeamItem, ThreadItem, draft_id};
 
 pub(crate) fn is_false(b: &bool) -> bool {

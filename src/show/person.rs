@@ -18,9 +18,9 @@ pub struct UserItem {
     pub nickname: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub is_bot: bool,
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub deactivated: bool,
 }
 
@@ -63,7 +63,7 @@ pub struct StatusItem {
     pub dnd_until: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub custom_status: Option<CustomStatus>,
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub deactivated: bool,
 }
 

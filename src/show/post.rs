@@ -1,15 +1,16 @@
-//! A post as tools show it: id, time, author's username, message (a long one cut, with its full
-//! length), its kind, thread (root id, reply count, participants), files, edit time, pin, and its
-//! reactions counted by emoji from the post's own metadata (no extra request). Permalinks are given
+//! A post as tools show it: `id`, `time`, `by` (the author's username), `text` (the message; a long one
+//! cut, with its full length), its kind, thread (root id; reply count and participants on the root), files, edit time, pin,
+//! and its reactions counted by emoji, with the ones the person used, from the post's own metadata (no
+//! extra request). Permalinks are given
 //! once per page as a pattern ([`permalink_pattern`]), not per post.
 
 use super::{cut, is_false};
 use crate::mattermost::facts::PostFacts;
 use crate::mattermost::types;
-use crate::time::rfc3339;
+use crate::time::{rfc3339, rfc3339_seconds};
 use schemars::JsonSchema;
 use serde::Serialize;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// Messages longer than this many characters are cut in lists.
 pub const MESSAGE_CUT: usize = 4000;
@@ -29,30 +30,23 @@ pub fn authors<'a>(posts: impl IntoIterator<Item = &'a types::Post>) -> Vec<Stri
     posts.into_iter().map(|p| p.author().to_string()).collect()
 }
 
-/// One emoji's reactions on a post.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct ReactionCount {
-    pub emoji: String,
-    pub count: u32,
-    /// You reacted with it.
-    #[serde(skip_serializing_if = "is_false")]
-    pub mine: bool,
-}
-
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct PostItem {
     pub id: String,
+    /// When it was written, to the second (RFC 3339, UTC).
     pub time: String,
-    /// The author's username (`author_id` when it is not known).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Who wrote it, by username (`by_id` when the username is not known).
+    #[serde(rename = "by", skip_serializing_if = "Option::is_none")]
     pub author: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "by_id", skip_serializing_if = "Option::is_none")]
     pub author_id: Option<String>,
+    /// The message.
+    #[serde(rename = "text")]
     pub message: String,
-    /// The whole message's length, when `message` was cut.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The whole message's length, when `text` was cut.
+    #[serde(rename = "text_length", skip_serializing_if = "Option::is_none")]
     pub message_length: Option<usize>,
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(rename = "text_cut", default, skip_serializing_if = "is_false")]
     pub message_cut: bool,
     /// Mattermost's post type, for a system message (`system_join_channel`, say).
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
@@ -61,16 +55,20 @@ pub struct PostItem {
     pub root_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reply_count: Option<i64>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub participants: Vec<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub file_ids: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub edited: Option<String>,
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub pinned: bool,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub reactions: Vec<ReactionCount>,
+    /// How many reacted with each emoji.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub reactions: BTreeMap<String, u32>,
+    /// The emoji you reacted with.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub my_reactions: Vec<String>,
     /// The channel's id, in lists that span channels.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub channel_id: Option<String>,
@@ -93,6 +91,7 @@ impl PostItem {
     pub fn of(p: &types::Post, shown: &Shown<'_>, max: Option<usize>) -> PostItem {
         let names = shown.usernames;
         let author = names.get(p.author()).cloned();
+        let (reactions, my_reactions) = reaction_counts(p, shown.me);
         let (message, message_length) = cut(p.message(), max);
         let participants = p
             .participants
@@ -106,7 +105,7 @@ impl PostItem {
             .collect();
         PostItem {
             id: p.id().to_string(),
-            time: rfc3339(p.created()),
+            time: rfc3339_seconds(p.created()),
             author_id: author.is_none().then(|| p.author().to_string()),
             author,
             message,
@@ -114,12 +113,14 @@ impl PostItem {
             message_length,
             kind: p.kind().map(str::to_string),
             root_id: p.root().map(str::to_string),
-            reply_count: p.reply_count.filter(|n| *n > 0),
+            // Mattermost gives every post of a thread the thread's reply count; shown on the root only.
+            reply_count: p.reply_count.filter(|n| *n > 0 && p.root().is_none()),
             participants,
             file_ids: p.file_ids.clone().unwrap_or_default(),
             edited: p.edit_at.filter(|t| *t > 0).map(rfc3339),
             pinned: p.is_pinned == Some(true),
-            reactions: reaction_counts(p, shown.me),
+            reactions,
+            my_reactions,
             channel_id: None,
             channel: None,
             read: None,
@@ -134,28 +135,18 @@ impl PostItem {
     }
 }
 
-/// A post's reactions from its metadata, one per emoji in the order each was first used.
-fn reaction_counts(p: &types::Post, me: &str) -> Vec<ReactionCount> {
-    let Some(reactions) = p.metadata.as_ref().and_then(|m| m.reactions.as_ref()) else {
-        return Vec::new();
-    };
-    let mut sorted: Vec<&types::Reaction> = reactions.iter().collect();
-    sorted.sort_by_key(|r| (r.create_at.unwrap_or(0), r.emoji_name.clone()));
-    let mut out: Vec<ReactionCount> = Vec::new();
-    for r in sorted {
+/// A post's reactions from its metadata: how many reacted with each emoji, and the emoji the person
+/// reacted with.
+fn reaction_counts(p: &types::Post, me: &str) -> (BTreeMap<String, u32>, Vec<String>) {
+    let mut counts = BTreeMap::new();
+    let mut mine = Vec::new();
+    for r in p.metadata.iter().flat_map(|m| m.reactions.iter().flatten()) {
         let emoji = r.emoji_name.clone().unwrap_or_default();
-        let mine = r.user_id.as_deref() == Some(me) && !me.is_empty();
-        match out.iter_mut().find(|c| c.emoji == emoji) {
-            Some(c) => {
-                c.count += 1;
-                c.mine |= mine;
-            }
-            None => out.push(ReactionCount {
-                emoji,
-                count: 1,
-                mine,
-            }),
+        if !me.is_empty() && r.user_id.as_deref() == Some(me) && !mine.contains(&emoji) {
+            mine.push(emoji.clone());
         }
+        *counts.entry(emoji).or_insert(0) += 1;
     }
-    out
+    mine.sort();
+    (counts, mine)
 }

@@ -25,7 +25,7 @@ pub struct TeamItem {
     pub kind: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub archived: bool,
 }
 
@@ -98,12 +98,13 @@ pub struct DraftItem {
     pub id: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub root_id: Option<String>,
+    #[serde(rename = "text")]
     pub message: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "text_length", skip_serializing_if = "Option::is_none")]
     pub message_length: Option<usize>,
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(rename = "text_cut", default, skip_serializing_if = "is_false")]
     pub message_cut: bool,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub file_ids: Vec<String>,
     pub updated: String,
     pub channel_id: String,

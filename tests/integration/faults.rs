@@ -359,7 +359,11 @@ async fn mattermost_errors_become_errors_a_model_can_act_on() {
 async fn an_answer_that_is_not_mattermost_is_named_as_such_with_the_url() {
     let (world, channel, _) = tied_channel(5, 1, 30);
     let (sim, mcp) = harness::start(world, "alice").await;
-    for fault in [Fault::Html, Fault::HtmlStatus(200), Fault::MalformedJson] {
+    for (fault, status, content_type) in [
+        (Fault::Html, 502, "text/html"),
+        (Fault::HtmlStatus(200), 200, "text/html; charset=utf-8"),
+        (Fault::MalformedJson, 200, "application/json"),
+    ] {
         sim.clear_faults();
         sim.inject(FaultRule::always(POSTS, fault.clone()));
         let e = mcp
@@ -371,5 +375,48 @@ async fn an_answer_that_is_not_mattermost_is_named_as_such_with_the_url() {
             m.contains(&sim.url()) && m.contains("MATTERMOST_URL"),
             "{fault:?}: {m}"
         );
+        assert!(
+            m.contains(&format!("status {status}"))
+                && m.contains(&format!("content type `{content_type}`")),
+            "{fault:?}: the status and content type received: {m}"
+        );
     }
+}
+
+/// A server that accepts connections and never answers: `initialize` still completes within 5 s, and
+/// the first call says what is wrong.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_address_that_accepts_but_never_answers_still_lets_the_client_start_and_the_first_call_says_why()
+ {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let url = format!("http://{}", listener.local_addr().expect("an address"));
+    let held = tokio::spawn(async move {
+        let mut open = Vec::new();
+        while let Ok((socket, _)) = listener.accept().await {
+            open.push(socket);
+        }
+    });
+    let started = std::time::Instant::now();
+    // Requests may take 8 s: more than the 5 s a client waits for `initialize`.
+    let mcp = harness::spawn(&url, "a-token", &[("MATTERMOST_TIMEOUT_SECS", "8")], &[]).await;
+    let took = started.elapsed();
+    assert!(
+        took < Duration::from_secs(5),
+        "initialize answered after {took:?}"
+    );
+    let e = mcp
+        .refused(
+            "read_channel",
+            json!({"channel": "abcdefghijklmnopqrstuvwxyz"}),
+        )
+        .await;
+    assert!(
+        matches!(e["kind"].as_str(), Some("timeout" | "unreachable")),
+        "{e}"
+    );
+    let m = e["message"].as_str().unwrap_or_default();
+    assert!(m.contains(&url) && m.contains("did not answer"), "{m}");
+    held.abort();
 }

@@ -183,7 +183,7 @@ async fn search_files_reads_every_match_once_and_marks_mattermosts_cap() {
         .await;
     assert!(first.get("capped").is_none());
     assert_eq!(first["items"][0]["channel"], json!("~town-square"));
-    assert_eq!(first["items"][0]["author"], json!("bob"));
+    assert_eq!(first["items"][0]["by"], json!("bob"));
     let capped = mcp
         .read_all("search_files", json!({"terms": "minutes", "limit": 200}))
         .await;
@@ -234,5 +234,91 @@ async fn search_files_while_files_come_and_go_lists_each_remaining_file_once() {
         &seen,
         &file_ids(&kept),
         "search_files while files come and go",
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn read_file_reads_the_file_of_the_permalink_search_answers_and_names_who_shared_it() {
+    let mut b = base(139);
+    let post = b.w.post(&b.channel, &b.bob, T0, "the agenda");
+    let agenda =
+        b.w.attach(&post, "agenda.md", b"# Agenda\n\n- budget\n- hiring\n");
+    let two = b.w.post(&b.channel, &b.bob, T0 + 5, "two files");
+    let a = b.w.attach(&two, "a.txt", b"first file\n");
+    let c = b.w.attach(&two, "c.txt", b"second file\n");
+    let plain = b.w.post(&b.channel, &b.bob, T0 + 9, "no file here");
+    let (sim, mcp) = harness::start(b.w, "alice").await;
+    let found = mcp
+        .ok("search_files", json!({"terms": "agenda", "limit": 5}))
+        .await;
+    assert_eq!(found["items"][0]["id"], json!(agenda));
+    let permalink = found["items"][0]["permalink"]
+        .as_str()
+        .expect("a file item's permalink")
+        .to_string();
+    sim.clear_log();
+    let pages = mcp
+        .pages("read_file", json!({"file": permalink, "limit": 2}))
+        .await;
+    let post_reads = sim
+        .log()
+        .iter()
+        .filter(|r| r.path.contains("/posts/"))
+        .count();
+    assert_eq!(
+        post_reads, 1,
+        "the post is read once, on the first page; the cursor keeps the file"
+    );
+    assert_eq!(text_of(&pages), "# Agenda\n\n- budget\n- hiring\n");
+    assert_eq!(pages[0]["file_id"], json!(agenda));
+    assert_eq!(pages[0]["file"]["name"], json!("agenda.md"));
+    assert_eq!(
+        pages[0]["file"]["by"],
+        json!("bob"),
+        "who shared it, by username"
+    );
+    assert!(pages[0]["file"].get("author_id").is_none());
+    assert!(pages.len() > 1, "more than one page");
+    sim.clear_log();
+    let by_id = mcp
+        .pages("read_file", json!({"file": agenda, "limit": 2}))
+        .await;
+    assert_eq!(lines_of(&by_id), lines_of(&pages));
+    assert_eq!(by_id[0]["file"]["by"], json!("bob"));
+    assert!(
+        sim.log().iter().all(|r| !r.path.contains("/posts/")),
+        "a file named by id needs no post"
+    );
+    // A post with two files: which one to read.
+    let e = mcp
+        .refused(
+            "read_file",
+            json!({"file": format!("{}/_redirect/pl/{two}", sim.url())}),
+        )
+        .await;
+    assert_eq!(e["kind"], json!("ambiguous"), "{e}");
+    let listed: std::collections::BTreeSet<String> = e["files"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|f| f["id"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(listed, set([a, c]));
+    // A post with no file says so.
+    let e = mcp
+        .refused(
+            "read_file",
+            json!({"file": format!("{}/eng/pl/{plain}", sim.url())}),
+        )
+        .await;
+    assert_eq!(e["kind"], json!("not_found"), "{e}");
+    let e = mcp.refused("read_file", json!({"file": two})).await;
+    assert_eq!(e["kind"], json!("not_found"));
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("permalink"),
+        "a post's id given as a file's says what to pass: {e}"
     );
 }

@@ -312,6 +312,34 @@ impl Mcp {
             .collect()
     }
 
+    /// The names of every tool listed, in order, across every page.
+    pub async fn tool_names(&self) -> Vec<String> {
+        self.list_all_tools()
+            .await
+            .iter()
+            .map(|t| t.name.to_string())
+            .collect()
+    }
+
+    /// Every tool listed, across every page.
+    pub async fn list_all_tools(&self) -> Vec<rmcp::model::Tool> {
+        let mut out = Vec::new();
+        let mut cursor = None;
+        loop {
+            let page = self.list_tools_page(cursor).await.expect("tools/list");
+            out.extend(page.tools);
+            match page.next_cursor {
+                Some(c) => cursor = Some(c),
+                None => return out,
+            }
+        }
+    }
+
+    /// A raw call: its whole result, error or not.
+    pub async fn result(&self, tool: &str, args: Value) -> CallToolResult {
+        self.call(tool, args).await
+    }
+
     pub async fn list_tools_page(
         &self,
         cursor: Option<String>,

@@ -1,18 +1,18 @@
 //! Integration tests: the built server over stdio, through a real MCP client, against the simulator.
 
+mod architecture;
 mod channels;
+mod contract;
 mod faults;
-mod governance;
-
 mod files;
+mod governance;
 mod harness;
 mod people;
-
 mod protocol;
 mod read_channel;
-mod safety;
-
 mod reading;
+mod safety;
+mod schemas;
 mod undocumented_parameters;
 mod writes;
 mod writes_fixture;

@@ -324,3 +324,65 @@ async fn since_past_1000_changed_posts_reaches_every_post_written_since_and_noth
         pages.len()
     );
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_post_with_reactions_shows_them_on_read_channel_and_read_thread_with_no_other_request() {
+    let mut w = World::new(17);
+    let alice = w.user("alice");
+    let bob = w.user("bob");
+    let carol = w.user("carol");
+    let team = w.team("eng", "Engineering", true);
+    for u in [&alice, &bob, &carol] {
+        w.add_to_team(&team, u);
+    }
+    let channel = w.channel(&team, "town-square", "Town Square", ChannelKind::Public);
+    for u in [&alice, &bob, &carol] {
+        w.join(&channel, u);
+    }
+    let t0 = 1_700_000_000_000i64;
+    let root = w.post(&channel, &bob, t0, "ship it?");
+    w.reply(&root, &carol, t0 + 10, "yes");
+    w.post(&channel, &carol, t0 + 20, "no reactions here");
+    w.react(&carol, &root, "tada", t0 + 30);
+    w.react(&alice, &root, "+1", t0 + 40);
+    w.react(&bob, &root, "+1", t0 + 50);
+    let (sim, mcp) = harness::start(w, "alice").await;
+    let expected = json!({"tada": 1, "+1": 2});
+    // read_channel reads the posts and the authors' usernames; read_thread then the thread alone.
+    for (tool, args, requests) in [
+        ("read_channel", json!({"channel": channel, "limit": 10}), 2),
+        ("read_thread", json!({"post": root, "limit": 10}), 1),
+    ] {
+        sim.clear_log();
+        let page = mcp.ok(tool, args).await;
+        let items = page["items"].as_array().cloned().unwrap_or_default();
+        let shown = items
+            .iter()
+            .find(|i| i["id"] == json!(root))
+            .unwrap_or_else(|| panic!("{tool} shows the post: {page}"));
+        assert_eq!(shown["reactions"], expected, "{tool}");
+        assert_eq!(
+            shown["my_reactions"],
+            json!(["+1"]),
+            "{tool}: the ones you used"
+        );
+        assert!(
+            items
+                .iter()
+                .filter(|i| i["id"] != json!(root))
+                .all(|i| i.get("reactions").is_none()),
+            "{tool}: a post without reactions has none shown"
+        );
+        let log = sim.log();
+        assert!(
+            log.iter().all(|r| !r.path.ends_with("/reactions")),
+            "{tool}: the reactions come with the posts"
+        );
+        assert_eq!(
+            page["requests"].as_u64(),
+            Some(log.len() as u64),
+            "{tool}: every request counted"
+        );
+        assert_eq!(log.len(), requests, "{tool}: no request for the reactions");
+    }
+}

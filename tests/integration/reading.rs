@@ -363,7 +363,7 @@ async fn read_thread_reads_a_thread_of_450_tied_replies_whole_from_its_root_or_a
         .find(|i| i["id"] == json!(all[8]))
         .expect("the long reply");
     assert_eq!(
-        long["message"].as_str().map(str::len),
+        long["text"].as_str().map(str::len),
         Some(5000),
         "messages are not cut"
     );
@@ -461,7 +461,7 @@ async fn list_threads_lists_every_followed_thread_once_direct_ones_once_at_limit
     assert_eq!(ids(&whole), order, "every limit reads the same order");
     assert_eq!(first["total"], json!(all.len()));
     let root = &whole[0]["root"];
-    assert_eq!(root["author"], json!("alice"));
+    assert_eq!(root["by"], json!("alice"));
     assert!(
         whole[0]["participants"]
             .as_array()
@@ -792,13 +792,12 @@ async fn list_mentions_lists_true_mentions_by_others_once_and_is_capped_at_100()
     assert_eq!(first["mention_keys"], json!(["@alice"]));
     let shown = mcp.read_all("list_mentions", json!({"limit": 200})).await;
     assert_eq!(shown.len(), 100);
-    assert!(shown.iter().all(|p| p["author"] == json!("bob")));
-    assert!(shown.iter().all(|p| {
-        p["message"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("@alice,")
-    }));
+    assert!(shown.iter().all(|p| p["by"] == json!("bob")));
+    assert!(
+        shown
+            .iter()
+            .all(|p| { p["text"].as_str().unwrap_or_default().contains("@alice,") })
+    );
     let newest = set(mentions.iter().rev().take(100).cloned());
     let got = every_item_once(&mcp, "list_mentions", json!({}), [1, 30, 200], &newest).await;
     assert_eq!(got.len(), 100);
@@ -1018,4 +1017,196 @@ async fn list_threads_reads_a_millisecond_of_200_replies_whole_and_reports_a_lar
             );
         }
     }
+}
+
+// ---- what the real server answers ----
+
+#[tokio::test(flavor = "multi_thread")]
+async fn list_reactions_of_a_post_without_reactions_is_an_empty_list_though_mattermost_answers_null()
+ {
+    let mut b = base(151);
+    let post = b.w.post(&b.channel, &b.bob, T0, "nobody reacted");
+    let (sim, mcp) = harness::start(b.w, "alice").await;
+    let answer = mcp.ok("list_reactions", json!({"post": post})).await;
+    assert_eq!(answer["items"], json!([]));
+    assert_eq!(answer["returned"], json!(0));
+    assert_eq!(answer["reactions"], json!(0));
+    assert_eq!(answer["post_id"], json!(post));
+    assert_eq!(
+        requests_to(&sim, "GET", "/reactions"),
+        1,
+        "one request, answered `null`"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn list_drafts_across_teams_when_one_team_has_none_lists_the_others_though_mattermost_answers_null()
+ {
+    let mut b = base(157);
+    let ops = b.w.team("ops", "Operations", true);
+    b.w.add_to_team(&ops, &b.alice);
+    let oncall = b.w.channel(&ops, "oncall", "On call", ChannelKind::Public);
+    b.w.join(&oncall, &b.alice);
+    // Drafts in eng only, and none in a direct message (which every team would list).
+    b.w.draft(&b.alice, &b.channel, None, "a draft in eng", T0);
+    let (sim, mcp) = harness::start(b.w, "alice").await;
+    let all = mcp.read_all("list_drafts", json!({"limit": 200})).await;
+    assert_eq!(ids(&all), [b.channel.clone()]);
+    assert_eq!(all[0]["text"], json!("a draft in eng"));
+    assert_eq!(
+        requests_to(&sim, "GET", "/drafts"),
+        2,
+        "both teams read, ops answered `null`"
+    );
+    let none = mcp.ok("list_drafts", json!({"team": "ops"})).await;
+    assert_eq!(none["items"], json!([]));
+    assert_eq!(none["total"], json!(0));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn read_unread_of_a_public_channel_not_joined_is_refused_as_not_member_naming_read_channel() {
+    let mut b = base(163);
+    let random =
+        b.w.channel(&b.team, "random", "Random", ChannelKind::Public);
+    b.w.join(&random, &b.bob);
+    let posted = tied_posts(&mut b.w, &random, &b.bob, 5, 1, T0, "in random");
+    let (_sim, mcp) = harness::start(b.w, "alice").await;
+    for given in ["random", random.as_str()] {
+        let e = mcp.refused("read_unread", json!({"channel": given})).await;
+        assert_eq!(e["kind"], json!("not_member"), "{given}: {e}");
+        let m = e["message"].as_str().unwrap_or_default();
+        assert!(
+            m.contains("read_channel") && m.contains("join_channel"),
+            "{given}: names what to do instead: {m}"
+        );
+        assert!(
+            !m.contains("403") && !m.contains("app_error") && !m.contains("permission"),
+            "{given}: no raw refusal reaches the model: {m}"
+        );
+    }
+    let by_name = mcp
+        .refused("read_unread", json!({"channel": "random"}))
+        .await;
+    assert!(
+        by_name["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("public channel ~random"),
+        "a channel found by name is named: {by_name}"
+    );
+    // read_channel reads it without joining (read_public_channel, which every team member holds).
+    let read = mcp
+        .read_all("read_channel", json!({"channel": "random", "limit": 200}))
+        .await;
+    assert_eq!(set(ids(&read)), set(posted.into_iter().map(|p| p.0)));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn search_posts_matches_as_its_description_says() {
+    let mut b = base(167);
+    let day = 86_400_000;
+    let meetings = b.w.post(&b.channel, &b.bob, T0, "meetings tomorrow");
+    let ask =
+        b.w.post(&b.channel, &b.bob, T0 + 1, "ask Alice about the budget");
+    let first = b.w.post(&b.channel, &b.bob, T0 + 2, "deploy the first");
+    let second = b.w.post(&b.channel, &b.bob, T0 + day, "deploy the second");
+    let (_sim, mcp) = harness::start(b.w, "alice").await;
+    let found = |terms: &str, team: Option<&str>| {
+        let mut args = json!({"terms": terms, "limit": 200});
+        if let Some(t) = team {
+            args["team"] = json!(t);
+        }
+        let mcp = &mcp;
+        async move { set(ids(&mcp.read_all("search_posts", args).await)) }
+    };
+    assert_eq!(
+        found("meeting", None).await,
+        set([meetings.clone()]),
+        "a word finds its other forms"
+    );
+    assert_eq!(
+        found("the meetings", None).await,
+        set([meetings.clone()]),
+        "stop words are ignored"
+    );
+    assert_eq!(
+        found("@alice", None).await,
+        set([ask.clone()]),
+        "@name matches the word name"
+    );
+    assert_eq!(
+        found("meetings in:town-square", None).await,
+        set([]),
+        "in all teams, in: resolves only direct and group message names"
+    );
+    assert_eq!(
+        found("meetings in:town-square", Some("eng")).await,
+        set([meetings.clone()]),
+        "in a team, in: names its channel"
+    );
+    assert_eq!(
+        found("deploy -on:2023-11-14", None).await,
+        set([second.clone()]),
+        "-on: excludes the day"
+    );
+    assert_eq!(found("deploy", None).await, set([first, second]));
+    let listed = mcp.list_all_tools().await;
+    let text = |name: &str| {
+        let t = listed
+            .iter()
+            .find(|t| t.name == name)
+            .unwrap_or_else(|| panic!("{name} is listed"));
+        serde_json::to_string(t).unwrap_or_default()
+    };
+    for name in ["search_posts", "search_files"] {
+        let t = text(name);
+        for said in [
+            "full text",
+            "stop words",
+            "in:channel (all teams: only DM/group names",
+            "-before: -after: -on: exclude days",
+        ] {
+            assert!(t.contains(said), "{name} says `{said}`: {t}");
+        }
+    }
+    assert!(text("search_posts").contains("@name matches the word name"));
+    assert!(text("search_posts").contains("from:user (team members only)"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn list_mentions_whose_cap_is_filled_by_posts_that_only_name_the_word_still_leads_to_older_mentions()
+ {
+    let mut b = base(173);
+    // 10 true mentions, then 120 newer posts that hold the word alice but mention nobody, an hour apart:
+    // Mattermost searches `@alice` as the word `alice`, and its 100 newest matches are all these.
+    let mentions: Vec<String> = (0..10)
+        .map(|i| {
+            b.w.post(
+                &b.channel,
+                &b.bob,
+                T0 + i * 3_600_000,
+                &format!("@alice look {i}"),
+            )
+        })
+        .collect();
+    for i in 0..120 {
+        b.w.post(
+            &b.channel,
+            &b.bob,
+            T0 + (20 + i) * 3_600_000,
+            &format!("ask alice about item {i}"),
+        );
+    }
+    let (_sim, mcp) = harness::start(b.w, "alice").await;
+    let first = mcp.ok("list_mentions", json!({"limit": 200})).await;
+    assert_eq!(first["capped"], json!(true));
+    assert_eq!(first["items"], json!([]), "no true mention among the 100");
+    let before = first["older"]["before"]
+        .as_str()
+        .unwrap_or_else(|| panic!("the way to older mentions: {first}"))
+        .to_string();
+    let older = mcp
+        .read_all("list_mentions", json!({"before": before, "limit": 200}))
+        .await;
+    assert_eq!(set(ids(&older)), set(mentions));
 }

@@ -1,9 +1,10 @@
 //! What the post tools share: showing a page of posts (authors' usernames in one lookup, reactions,
-//! the channel each is in), the channel or teams a tool reads, and the fields a page of a channel's
-//! posts carries besides its items.
+//! the channel each is in), the channel or teams a tool reads, the fields a page of posts carries
+//! besides its items, and reading Mattermost's answers that mean "empty" or "turned off".
 
 use crate::context::Ctx;
-use crate::error::ToolError;
+use crate::error::{ErrorKind, ToolError};
+use crate::mattermost::MmError;
 use crate::mattermost::facts::{ChannelFacts, ChannelKind, PostFacts};
 use crate::mattermost::types::{self, Post};
 use crate::paging::posts_by_time::Posts;
@@ -12,6 +13,7 @@ use crate::paging::{Page, search_capped};
 use crate::resolve;
 use crate::show::{self, PostItem, Shown};
 use crate::time::rfc3339;
+use progenitor_client::ResponseValue;
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
@@ -136,6 +138,24 @@ impl ChannelPosts {
     }
 }
 
+/// What a page of one channel's posts carries besides its items, when the list is read whole (no
+/// millisecond can be left incomplete).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct InChannel {
+    pub channel_id: String,
+    /// Any post's permalink: this with `{id}` replaced by the post's id.
+    pub permalink: String,
+}
+
+impl InChannel {
+    pub fn of(cx: &Ctx, channel_id: &str) -> InChannel {
+        InChannel {
+            channel_id: channel_id.to_string(),
+            permalink: show::permalink_pattern(cx.url()),
+        }
+    }
+}
+
 /// What a page of posts from many channels carries besides its items.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ManyPosts {
@@ -163,4 +183,47 @@ pub async fn channel_page(
     let items = post_items(cx, &posts.posts, Some(show::MESSAGE_CUT)).await?;
     let extra = ChannelPosts::of(cx, channel_id, &posts);
     Ok(Page::new(items).continue_at(posts.next).with_extra(extra))
+}
+
+/// A list Mattermost answers with the JSON `null` when it is empty (the store scans no rows into a nil
+/// Go slice, which encodes as `null`: reactions, drafts), read as the empty list it means.
+// TODO(null-arrays): once the spec layer reads every null array as empty, the request's own answer is
+// the list and this goes.
+pub async fn null_is_empty<T>(
+    request: impl Future<
+        Output = Result<ResponseValue<Vec<T>>, progenitor_client::Error<types::AppError>>,
+    >,
+) -> Result<Vec<T>, MmError> {
+    match request.await {
+        Ok(list) => Ok(list.into_inner()),
+        Err(progenitor_client::Error::InvalidResponsePayload(body, _))
+            if body.trim_ascii() == b"null" =>
+        {
+            Ok(Vec::new())
+        }
+        Err(e) => Err(MmError::from_client(e).await),
+    }
+}
+
+/// The error for a failed request about `what` named `value`; a 501 (an administrator turned the
+/// feature off) says which `feature` is off and which `setting` turns it on.
+pub fn failed_or_disabled(
+    cx: &Ctx,
+    e: MmError,
+    what: &str,
+    value: &str,
+    feature: &str,
+    setting: &str,
+) -> ToolError {
+    if e.status() == Some(501) {
+        ToolError::new(
+            ErrorKind::Disabled,
+            format!(
+                "{feature} are turned off on this Mattermost ({setting}), so there are none to list. Ask its \
+                 administrator to turn them on."
+            ),
+        )
+    } else {
+        cx.fail(e, what, value)
+    }
 }

@@ -2,7 +2,17 @@
 //! threads, pinned and saved posts, post search, mentions, reactions, drafts and custom emoji.
 
 pub mod common;
+pub mod list_drafts;
+pub mod list_emoji;
+pub mod list_mentions;
+pub mod list_pinned_posts;
+pub mod list_reactions;
 pub mod list_saved;
+pub mod list_threads;
 pub mod read_channel;
+pub mod read_thread;
+pub mod read_unread;
+pub mod search;
+pub mod search_posts;
 
-pub(crate) use super::{CHANNEL, TEAM_OF_CHANNEL};
+pub(crate) use super::{CHANNEL, POST, TEAM, TEAM_OF_CHANNEL};
