@@ -368,13 +368,9 @@ pub fn envelope<I: Serialize, X: Serialize>(
 /// own fields typed in full; the fields of the objects inside it (a list's items, say) typed when
 /// always present and named when not; anything deeper by its type alone.
 pub fn output_schema<T: JsonSchema>() -> JsonObject {
-    // The schema of what the tools write (a field skipped when empty is optional), not of what a
-    // reader of it would accept.
-    let settings = schemars::generate::SchemaSettings::draft2020_12()
-        .for_serialize()
-        .with(|s| {
-            s.inline_subschemas = true;
-        });
+    let settings = schemars::generate::SchemaSettings::draft2020_12().with(|s| {
+        s.inline_subschemas = true;
+    });
     let schema = settings.into_generator().into_root_schema_for::<T>();
     let mut value = schema.to_value();
     compact(&mut value);

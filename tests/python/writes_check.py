@@ -76,7 +76,7 @@ async def ok(client, tool, args):
 
 async def town_messages(client):
     page = await ok(client, "read_channel", {"channel": "town-square", "team": "acme", "limit": 50})
-    return [item["message"] for item in page["items"]]
+    return [item["text"] for item in page["items"]]
 
 
 def later(hours):
@@ -168,7 +168,7 @@ async def declined(client, asker, form):
 async def own_post(client):
     """A post of the demo user's own to act on: the newest of theirs in town-square."""
     page = await ok(client, "read_channel", {"channel": "town-square", "team": "acme", "limit": 100})
-    mine = [i["id"] for i in page["items"] if i.get("author") == "demo" and not i.get("type")]
+    mine = [i["id"] for i in page["items"] if i.get("by") == "demo" and not i.get("type")]
     if not mine:
         fail("the demo user has no post in town-square to act on")
     return mine[-1]

@@ -17,9 +17,7 @@ use serde::{Deserialize, Serialize};
 pub const TOOL: Tool = Tool {
     name: "add_channel_members",
     title: "Add people to a channel",
-    description: "Adds up to 20 people (usernames, @usernames, ids or emails) to a channel. Asks the person \
-                  first, naming everyone to be added; people already in it are named and left alone. They see the \
-                  channel, and its members see that they were added.",
+    description: "Adds up to 20 people to a channel. Asks first, naming them; those already in it are left alone.",
     toolset: Toolset::Writes,
     args: &[
         super::CHANNEL,
@@ -27,7 +25,7 @@ pub const TOOL: Tool = Tool {
             name: "users",
             kind: Kind::Users { max: 20 },
             required: true,
-            about: "1 to 20 people: usernames, @usernames, ids or emails.",
+            about: "1 to 20 usernames, ids or emails.",
             shapes: None,
         },
     ],

@@ -24,16 +24,14 @@ pub const EMOJI: crate::args::Arg = crate::args::Arg {
     name: "emoji",
     kind: crate::args::Kind::Text { max: 80 },
     required: true,
-    about: "The emoji: its name (thumbsup, :+1:, white_check_mark, a custom emoji's name) or the character (👍).",
+    about: "thumbsup, :+1:, a custom emoji's name, or 👍.",
     shapes: None,
 };
 
 pub const TOOL: Tool = Tool {
     name: "add_reaction",
     title: "React to a post",
-    description: "Adds your reaction to a post: an emoji by name (thumbsup, :+1:) or as the character (👍); an \
-                  unknown name is refused with the closest names. Asks the person first. A reaction you already \
-                  gave is not sent again.",
+    description: "Reacts to a post with an emoji by name (thumbsup, :+1:) or character (👍); an unknown name is refused with the closest. Asks first.",
     toolset: Toolset::Writes,
     args: &[super::POST, EMOJI],
     answer: Answer::One,

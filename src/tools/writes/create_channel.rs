@@ -18,51 +18,49 @@ use serde::{Deserialize, Serialize};
 pub const TOOL: Tool = Tool {
     name: "create_channel",
     title: "Create a channel",
-    description: "Creates a public (default) or private channel in one of your teams, with its display name and, \
-                  optionally, URL name, purpose and header. Without `name` the URL name is made from the display \
-                  name. Asks the person first; a name already taken is refused before asking.",
+    description: "Creates a public (default) or private channel in a team; without `name` the URL name comes from the display name. Asks first; a taken name is refused.",
     toolset: Toolset::Writes,
     args: &[
         Arg {
             name: "team",
             kind: Kind::Team,
             required: true,
-            about: "The team (id, name or display name).",
+            about: "The team.",
             shapes: None,
         },
         Arg {
             name: "display_name",
             kind: Kind::Text { max: 64 },
             required: true,
-            about: "The channel's display name, e.g. \"Launch planning\".",
+            about: "Its display name.",
             shapes: None,
         },
         Arg {
             name: "name",
             kind: Kind::Text { max: 64 },
             required: false,
-            about: "Its URL name (2 to 64 of a-z, 0-9, - and _); made from the display name when left out.",
+            about: "Its URL name (a-z, 0-9, - and _).",
             shapes: None,
         },
         Arg {
             name: "private",
             kind: Kind::Flag,
             required: false,
-            about: "true makes a private channel (only members see it); false or left out, a public one.",
+            about: "true: private.",
             shapes: None,
         },
         Arg {
             name: "purpose",
             kind: Kind::Text { max: 250 },
             required: false,
-            about: "What the channel is for (at most 250 characters).",
+            about: "What it is for.",
             shapes: None,
         },
         Arg {
             name: "header",
             kind: Kind::Text { max: 1024 },
             required: false,
-            about: "The channel's header, in Markdown (at most 1024 characters).",
+            about: "Its header (Markdown).",
             shapes: None,
         },
     ],

@@ -21,13 +21,7 @@ use serde::Deserialize;
 pub const TOOL: Tool = Tool {
     name: "create_post",
     title: "Post in a channel",
-    description: "Posts a message in a channel, or with `root` replies in a post's thread (a reply to a reply \
-                  goes to the thread's root), with up to 10 files. Asks the person first, showing exactly what \
-                  will be posted, where, and whom it reaches (the channel's members; whom @channel, @all and @here \
-                  notify). Refused before asking: a message over the server's MaxPostSize, @mentions of nobody, \
-                  files over MaxFileSize or that look like credentials. Made once even when the connection \
-                  breaks (Mattermost's pending_post_id de-duplication), and marked as written with an AI \
-                  assistant.",
+    description: "Posts in a channel, or in the thread of `root` (a reply's root), with up to 10 files. Asks the person first, showing the exact message, where, and whom it reaches (members; @channel, @all, @here). Refused before asking: over MaxPostSize, @mentions of nobody, files over MaxFileSize or like credentials. Made once even if the connection breaks; marked as written with AI.",
     toolset: Toolset::Writes,
     args: &[super::CHANNEL, super::MESSAGE, super::ROOT, super::FILES],
     answer: Answer::One,

@@ -15,8 +15,7 @@ use serde::{Deserialize, Serialize};
 pub const TOOL: Tool = Tool {
     name: "delete_draft",
     title: "Delete a draft",
-    description: "Deletes your draft in a channel, or in a thread with `root`, and gives its text back. Only you \
-                  see drafts, so it does not ask.",
+    description: "Deletes your draft in a channel (or `root`'s thread) and gives its text back. Never asks.",
     toolset: Toolset::Writes,
     args: &[super::CHANNEL, super::ROOT],
     answer: Answer::One,

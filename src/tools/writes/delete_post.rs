@@ -15,9 +15,7 @@ use serde::{Deserialize, Serialize};
 pub const TOOL: Tool = Tool {
     name: "delete_post",
     title: "Delete your post",
-    description: "Deletes one of your own posts (others' posts are refused, even when your account may delete \
-                  them). Deleting a thread's root deletes its replies too: the person is asked first and told how \
-                  many go with it; if the post changed after they were asked, nothing is deleted.",
+    description: "Deletes your own post (never another's, even as an admin); a thread's root takes its replies. Asks first, saying how many go; nothing is deleted if the post changed meanwhile.",
     toolset: Toolset::Writes,
     args: &[super::POST],
     answer: Answer::One,

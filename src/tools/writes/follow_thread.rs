@@ -30,8 +30,7 @@ const PARAMS: &[(&str, Source)] = &[
 pub const TOOL: Tool = Tool {
     name: "follow_thread",
     title: "Follow or unfollow a thread",
-    description: "Follows the thread of a post (any post in it), or stops following it with following=false. \
-                  Only you see which threads you follow, so it does not ask.",
+    description: "Follows the thread of any post in it, or unfollows it (following=false). Only you see it: never asks.",
     toolset: Toolset::Writes,
     args: &[
         super::POST,
@@ -39,7 +38,7 @@ pub const TOOL: Tool = Tool {
             name: "following",
             kind: Kind::Flag,
             required: false,
-            about: "true (the default) follows the thread; false stops following it.",
+            about: "false unfollows.",
             shapes: Some("chooses StartFollowingThread or StopFollowingThread"),
         },
     ],

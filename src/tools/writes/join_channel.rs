@@ -34,9 +34,7 @@ const JOIN: Call = Call {
 pub const TOOL: Tool = Tool {
     name: "join_channel",
     title: "Join a channel",
-    description: "Joins a public channel of one of your teams (by name, display name, URL or id). Asks the person \
-                  first: the channel's members see that you joined. Archived channels and direct or group messages \
-                  cannot be joined; a channel you are in already is not sent for.",
+    description: "Joins a public channel of your teams. Asks first: its members see you join.",
     toolset: Toolset::Writes,
     args: &[super::CHANNEL],
     answer: Answer::One,

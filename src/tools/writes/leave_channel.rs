@@ -15,9 +15,7 @@ use serde::Deserialize;
 pub const TOOL: Tool = Tool {
     name: "leave_channel",
     title: "Leave a channel",
-    description: "Leaves a channel you are in. Asks the person first: the channel's members see that you left, \
-                  and a private channel takes you back only when a member adds you. The team's town-square and \
-                  direct messages cannot be left.",
+    description: "Leaves a channel (not town-square or a direct message). Asks first: members see you leave, and only a member can add you back to a private one.",
     toolset: Toolset::Writes,
     args: &[super::CHANNEL],
     answer: Answer::One,

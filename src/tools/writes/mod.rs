@@ -37,8 +37,7 @@ pub const MESSAGE: Arg = Arg {
     name: "message",
     kind: Kind::Text { max: 100_000 },
     required: true,
-    about: "The message, in Markdown, exactly as it will be posted. At most the server's MaxPostSize \
-            characters (16383 by default); every @mention must name someone.",
+    about: "The message (Markdown), exactly as it will read.",
     shapes: None,
 };
 
@@ -47,7 +46,7 @@ pub const ROOT: Arg = Arg {
     name: "root",
     kind: Kind::Post,
     required: false,
-    about: "A post's id or permalink: reply in its thread (a reply to a reply goes to the thread's root).",
+    about: "A post id or permalink: its thread.",
     shapes: None,
 };
 
@@ -58,8 +57,6 @@ pub const FILES: Arg = Arg {
         max: files::MAX_FILES,
     },
     required: false,
-    about: "Up to 10 files to attach, each {name, content} (UTF-8 text) or {name, content_base64}. Files \
-            over the server's MaxFileSize, and files that look like credentials (private keys, tokens, .env), \
-            are refused.",
+    about: "Up to 10 files, each {name, content} (UTF-8) or {name, content_base64}.",
     shapes: None,
 };

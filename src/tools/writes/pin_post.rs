@@ -15,8 +15,7 @@ use serde::{Deserialize, Serialize};
 pub const TOOL: Tool = Tool {
     name: "pin_post",
     title: "Pin or unpin a post",
-    description: "Pins a post to its channel, or unpins it with pinned=false. Asks the person first. A post \
-                  already pinned (or unpinned) is not sent for.",
+    description: "Pins a post to its channel, or unpins it (pinned=false). Asks first.",
     toolset: Toolset::Writes,
     args: &[
         super::POST,
@@ -24,7 +23,7 @@ pub const TOOL: Tool = Tool {
             name: "pinned",
             kind: Kind::Flag,
             required: false,
-            about: "true (the default) pins the post; false unpins it.",
+            about: "false unpins.",
             shapes: Some("chooses PinPost or UnpinPost"),
         },
     ],

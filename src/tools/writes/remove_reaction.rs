@@ -14,8 +14,7 @@ use serde::Deserialize;
 pub const TOOL: Tool = Tool {
     name: "remove_reaction",
     title: "Take back your reaction",
-    description: "Removes your own reaction (an emoji by name, :name: or character) from a post. Asks the person \
-                  first. A reaction you did not give is not sent for.",
+    description: "Takes back your reaction to a post (emoji by name or character). Asks first.",
     toolset: Toolset::Writes,
     args: &[super::POST, EMOJI],
     answer: Answer::One,

@@ -33,9 +33,7 @@ pub const DRAFTS: Call = Call {
 pub const TOOL: Tool = Tool {
     name: "save_draft",
     title: "Save a draft",
-    description: "Puts a message in your message box of a channel, or of a thread with `root`, as a draft you \
-                  send yourself. Only you see it, so it does not ask. Checked like a post (MaxPostSize, \
-                  credentials); a different draft already there is never replaced (delete_draft it first).",
+    description: "Puts a draft in your message box of a channel (or of `root`'s thread). Only you see it: never asks. Checked like a post; never replaces a different draft.",
     toolset: Toolset::Writes,
     args: &[super::CHANNEL, super::MESSAGE, super::ROOT],
     answer: Answer::One,

@@ -17,8 +17,7 @@ use serde::{Deserialize, Serialize};
 pub const TOOL: Tool = Tool {
     name: "save_post",
     title: "Save or unsave a post",
-    description: "Saves a post to your saved posts, or removes it with saved=false. Only you see your saved \
-                  posts, so it does not ask.",
+    description: "Saves a post, or unsaves it (saved=false). Only you see it: never asks.",
     toolset: Toolset::Writes,
     args: &[
         super::POST,
@@ -26,7 +25,7 @@ pub const TOOL: Tool = Tool {
             name: "saved",
             kind: Kind::Flag,
             required: false,
-            about: "true (the default) saves the post; false unsaves it.",
+            about: "false unsaves.",
             shapes: Some("chooses UpdatePreferences or DeletePreferences"),
         },
     ],

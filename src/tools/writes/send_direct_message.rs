@@ -22,18 +22,14 @@ use serde::Deserialize;
 pub const TOOL: Tool = Tool {
     name: "send_direct_message",
     title: "Send a direct message",
-    description: "Sends a message to one person (a direct message; your own name writes to yourself) or to 2 to \
-                  7 people (one group message), by username, @username, id or email, with up to 10 files. Asks \
-                  the person first, showing exactly what will be sent and to whom. The same checks as create_post \
-                  apply; the message is made once and marked as written with an AI assistant.",
+    description: "Messages one person (yourself too) or 2 to 7 people (one group message), with up to 10 files. Asks first; checked, made once and marked like create_post.",
     toolset: Toolset::Writes,
     args: &[
         Arg {
             name: "to",
             kind: Kind::Users { max: 7 },
             required: true,
-            about: "One person (a direct message) or 2 to 7 people (a group message): usernames, @usernames, \
-                    ids or emails. Your own name alone writes to yourself.",
+            about: "1 person, or 2 to 7 for a group message: usernames, ids or emails.",
             shapes: None,
         },
         super::MESSAGE,

@@ -17,8 +17,7 @@ use serde::{Deserialize, Serialize};
 pub const TOOL: Tool = Tool {
     name: "set_post_reminder",
     title: "Remind me about a post",
-    description: "Sets a reminder on a post: at the time given, Mattermost's system bot reminds you of it. Only \
-                  you see it, so it does not ask. A new reminder for the same post replaces the earlier one.",
+    description: "Has Mattermost remind you of a post at a time (it replaces an earlier reminder of that post). Never asks.",
     toolset: Toolset::Writes,
     args: &[
         super::POST,
@@ -26,8 +25,7 @@ pub const TOOL: Tool = Tool {
             name: "at",
             kind: Kind::Time,
             required: true,
-            about: "When to be reminded: RFC 3339 (2026-12-02T09:00:00Z), a day (its start in UTC) or epoch ms; \
-                    in the future.",
+            about: "When (RFC 3339, a day or epoch ms), in the future.",
             shapes: None,
         },
     ],

@@ -19,44 +19,42 @@ const STATUSES: &[&str] = &["online", "away", "dnd", "offline"];
 pub const TOOL: Tool = Tool {
     name: "set_status",
     title: "Set your status",
-    description: "Sets your presence (online, away, dnd = do not disturb, offline; dnd_until ends do not disturb \
-                  at a time), your custom status (custom_text, custom_emoji, custom_until), or clears the custom \
-                  status (clear_custom). Asks the person first: everyone who sees you sees your status.",
+    description: "Sets your presence (online, away, dnd, offline), your custom status, or clears it. Asks first: everyone sees your status.",
     toolset: Toolset::Writes,
     args: &[
         Arg {
             name: "status",
             kind: Kind::Text { max: 10 },
             required: false,
-            about: "online, away, dnd (do not disturb) or offline.",
+            about: "online, away, dnd or offline.",
             shapes: None,
         },
         Arg {
             name: "dnd_until",
             kind: Kind::Time,
             required: false,
-            about: "When do not disturb ends (RFC 3339, a day, or epoch ms); implies status dnd.",
+            about: "When dnd ends (implies dnd).",
             shapes: None,
         },
         Arg {
             name: "custom_text",
             kind: Kind::Text { max: 100 },
             required: false,
-            about: "The custom status's text (at most 100 characters).",
+            about: "Custom status text.",
             shapes: None,
         },
         Arg {
             name: "custom_emoji",
             kind: Kind::Text { max: 80 },
             required: false,
-            about: "The custom status's emoji, by name or character (speech_balloon when left out).",
+            about: "Custom status emoji (name or character).",
             shapes: None,
         },
         Arg {
             name: "custom_until",
             kind: Kind::Time,
             required: false,
-            about: "When the custom status ends (RFC 3339, a day, or epoch ms); it stays until cleared when left out.",
+            about: "When the custom status ends.",
             shapes: None,
         },
         Arg {

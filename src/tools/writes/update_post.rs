@@ -23,9 +23,7 @@ use serde::{Deserialize, Serialize};
 pub const TOOL: Tool = Tool {
     name: "update_post",
     title: "Edit your post",
-    description: "Replaces the message of one of your own posts (others' posts are refused, even when your account \
-                  may edit them). Asks the person first, showing the old and the new message; if the post changed \
-                  after they were asked, nothing is edited. The new message passes create_post's checks.",
+    description: "Replaces the message of your own post (never another's, even as an admin). Asks first, showing old and new; nothing is edited if the post changed meanwhile.",
     toolset: Toolset::Writes,
     args: &[
         super::POST,
@@ -33,7 +31,7 @@ pub const TOOL: Tool = Tool {
             name: "message",
             kind: Kind::Text { max: 100_000 },
             required: true,
-            about: "The post's new message, in Markdown, exactly as it will read.",
+            about: "The new message (Markdown), exactly as it will read.",
             shapes: None,
         },
     ],
