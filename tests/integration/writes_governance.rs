@@ -84,10 +84,24 @@ fn writing_tools() -> Vec<&'static Tool> {
     tools
 }
 
+/// The operations a tool may send that change something: by the method and path the pinned spec gives
+/// them, as the transport tells reads from writes (an operation the spec lacks, the hand-written
+/// multipart UploadFile, counts as a write).
 fn writes_of(tool: &Tool) -> Vec<&'static str> {
+    let surface = mattermost_mcp::spec_check::pinned_surface();
     tool.operations()
         .into_iter()
-        .filter(|op| !op.starts_with("Get") && !READING_POSTS.contains(op))
+        .filter(|op| match surface.get(op) {
+            Some(o) => {
+                let method = o
+                    .method
+                    .to_ascii_uppercase()
+                    .parse()
+                    .unwrap_or(reqwest::Method::POST);
+                !mattermost_mcp::mattermost::transport::reads(&method, &o.path)
+            }
+            None => true,
+        })
         .collect()
 }
 
