@@ -3,22 +3,10 @@
 //! checks that refuse before anything is asked or sent.
 
 use crate::harness::{Answer, Protocol};
-use crate::writes_fixture::{Direct, Env, start};
+use crate::writes_fixture::{Direct, start};
 use serde_json::{Value, json};
 
 const BOTH: [Protocol; 2] = [Protocol::Legacy, Protocol::Stateless];
-
-/// Calls a tool that must succeed, and answers its result with the requests it made (method and path).
-async fn ok(env: &Env, tool: &str, args: Value) -> (Value, Vec<String>) {
-    env.sim.clear_log();
-    let v = env.mcp.ok(tool, args).await;
-    let log = env
-        .log()
-        .iter()
-        .map(|r| format!("{} {}", r.method, r.path))
-        .collect();
-    (v, log)
-}
 
 fn count(log: &[String], prefix: &str) -> usize {
     log.iter().filter(|l| l.starts_with(prefix)).count()
@@ -30,12 +18,12 @@ async fn create_post_asks_then_posts_once_marked_in_both_forms() {
         let env = start(protocol, Answer::Accept, &[]).await;
         let town = env.ids.town.clone();
         let before = env.sim.with_world(|w| w.post_ids_in(&town).len());
-        let (v, log) = ok(
-            &env,
-            "create_post",
-            json!({"channel": "town-square", "message": "I'll take it, @bob"}),
-        )
-        .await;
+        let (v, log) = env
+            .ok(
+                "create_post",
+                json!({"channel": "town-square", "message": "I'll take it, @bob"}),
+            )
+            .await;
         assert_eq!(v["confirmed"], "by_person", "{protocol:?}: {v}");
         assert_eq!(v["marked_ai_generated"], true);
         assert_eq!(v["reached"], 2, "bob and carol: {v}");
@@ -106,9 +94,7 @@ async fn every_tool(protocol: Protocol) {
         counts.push((tool, log.len(), writes));
     };
 
-    let (v, log) = ok(
-        &env,
-        "create_post",
+    let (v, log) = env.ok("create_post",
         json!({"channel": "town-square", "message": "on it", "root": ids.bob_reply,
                "files": [{"name": "plan.txt", "content": "step one"}, {"name": "logo.png", "content_base64": "iVBORw0KGgo="}]}),
     )
@@ -124,40 +110,40 @@ async fn every_tool(protocol: Protocol) {
     assert_eq!(post.file_ids.as_ref().map(Vec::len), Some(2));
     record("create_post", &log);
 
-    let (v, log) = ok(
-        &env,
-        "send_direct_message",
-        json!({"to": ["@bob"], "message": "hi bob"}),
-    )
-    .await;
+    let (v, log) = env
+        .ok(
+            "send_direct_message",
+            json!({"to": ["@bob"], "message": "hi bob"}),
+        )
+        .await;
     assert!(v["channel"].as_str().unwrap_or("").contains("@bob"), "{v}");
     assert_eq!(v["reached"], 1);
     record("send_direct_message", &log);
-    let (v, _) = ok(
-        &env,
-        "send_direct_message",
-        json!({"to": ["bob", "carol", "alice"], "message": "hi both"}),
-    )
-    .await;
+    let (v, _) = env
+        .ok(
+            "send_direct_message",
+            json!({"to": ["bob", "carol", "alice"], "message": "hi both"}),
+        )
+        .await;
     assert!(v["channel"].as_str().unwrap_or("").contains("group"), "{v}");
     assert_eq!(v["reached"], 2);
-    let (v, _) = ok(
-        &env,
-        "send_direct_message",
-        json!({"to": ["alice"], "message": "note to self"}),
-    )
-    .await;
+    let (v, _) = env
+        .ok(
+            "send_direct_message",
+            json!({"to": ["alice"], "message": "note to self"}),
+        )
+        .await;
     assert!(
         v["channel"].as_str().unwrap_or("").contains("yourself"),
         "{v}"
     );
 
-    let (v, log) = ok(
-        &env,
-        "update_post",
-        json!({"post": ids.alice_post, "message": "my better words"}),
-    )
-    .await;
+    let (v, log) = env
+        .ok(
+            "update_post",
+            json!({"post": ids.alice_post, "message": "my better words"}),
+        )
+        .await;
     assert_eq!(v["previous_message"], "my own words");
     assert_eq!(
         direct.post(&ids.alice_post).await.message.as_deref(),
@@ -165,7 +151,7 @@ async fn every_tool(protocol: Protocol) {
     );
     record("update_post", &log);
 
-    let (v, log) = ok(&env, "delete_post", json!({"post": ids.alice_root})).await;
+    let (v, log) = env.ok("delete_post", json!({"post": ids.alice_root})).await;
     assert_eq!(v["replies_deleted"], 2, "{v}");
     assert!(
         env.sim
@@ -173,12 +159,9 @@ async fn every_tool(protocol: Protocol) {
     );
     record("delete_post", &log);
 
-    let (v, log) = ok(
-        &env,
-        "add_reaction",
-        json!({"post": ids.bob_root, "emoji": "👍"}),
-    )
-    .await;
+    let (v, log) = env
+        .ok("add_reaction", json!({"post": ids.bob_root, "emoji": "👍"}))
+        .await;
     assert_eq!(
         v["emoji"], "+1",
         "the character folds to Mattermost's name: {v}"
@@ -197,23 +180,23 @@ async fn every_tool(protocol: Protocol) {
                 && r.user_id.as_deref() == Some(ids.alice.as_str()))
     );
     record("add_reaction", &log);
-    let (v, _) = ok(
-        &env,
-        "add_reaction",
-        json!({"post": ids.bob_root, "emoji": ":thumbsup:"}),
-    )
-    .await;
+    let (v, _) = env
+        .ok(
+            "add_reaction",
+            json!({"post": ids.bob_root, "emoji": ":thumbsup:"}),
+        )
+        .await;
     assert_eq!(
         v["changed"], false,
         "the same reaction is not sent again: {v}"
     );
 
-    let (v, log) = ok(
-        &env,
-        "remove_reaction",
-        json!({"post": ids.bob_root, "emoji": "+1"}),
-    )
-    .await;
+    let (v, log) = env
+        .ok(
+            "remove_reaction",
+            json!({"post": ids.bob_root, "emoji": "+1"}),
+        )
+        .await;
     assert_eq!(v["changed"], true, "{v}");
     let reactions = direct
         .post(&ids.bob_root)
@@ -226,20 +209,17 @@ async fn every_tool(protocol: Protocol) {
     }));
     record("remove_reaction", &log);
 
-    let (v, log) = ok(&env, "pin_post", json!({"post": ids.bob_root})).await;
+    let (v, log) = env.ok("pin_post", json!({"post": ids.bob_root})).await;
     assert_eq!(v["changed"], true);
     assert_eq!(direct.post(&ids.bob_root).await.is_pinned, Some(true));
     record("pin_post", &log);
-    let (v, _) = ok(
-        &env,
-        "pin_post",
-        json!({"post": ids.bob_root, "pinned": false}),
-    )
-    .await;
+    let (v, _) = env
+        .ok("pin_post", json!({"post": ids.bob_root, "pinned": false}))
+        .await;
     assert_eq!(v["pinned"], false);
     assert_eq!(direct.post(&ids.bob_root).await.is_pinned, Some(false));
 
-    let (v, log) = ok(&env, "save_post", json!({"post": ids.bob_root})).await;
+    let (v, log) = env.ok("save_post", json!({"post": ids.bob_root})).await;
     assert_eq!(v["saved"], true);
     let saved = direct
         .send(
@@ -254,47 +234,47 @@ async fn every_tool(protocol: Protocol) {
         .expect("saved posts");
     assert!(saved.order.unwrap_or_default().contains(&ids.bob_root));
     record("save_post", &log);
-    ok(
-        &env,
-        "save_post",
-        json!({"post": ids.bob_root, "saved": false}),
-    )
-    .await;
+    env.ok("save_post", json!({"post": ids.bob_root, "saved": false}))
+        .await;
 
-    let (v, log) = ok(&env, "follow_thread", json!({"post": ids.bob_reply})).await;
+    let (v, log) = env
+        .ok("follow_thread", json!({"post": ids.bob_reply}))
+        .await;
     assert_eq!(v["thread_id"], json!(ids.bob_root), "{v}");
     record("follow_thread", &log);
-    let (v, _) = ok(
-        &env,
-        "follow_thread",
-        json!({"post": ids.bob_root, "following": false}),
-    )
-    .await;
+    let (v, _) = env
+        .ok(
+            "follow_thread",
+            json!({"post": ids.bob_root, "following": false}),
+        )
+        .await;
     assert_eq!(v["following"], false);
 
-    let (v, log) = ok(&env, "join_channel", json!({"channel": "off-topic"})).await;
+    let (v, log) = env
+        .ok("join_channel", json!({"channel": "off-topic"}))
+        .await;
     assert_eq!(v["changed"], true, "{v}");
     record("join_channel", &log);
-    let (v, _) = ok(&env, "join_channel", json!({"channel": "off-topic"})).await;
+    let (v, _) = env
+        .ok("join_channel", json!({"channel": "off-topic"}))
+        .await;
     assert_eq!(v["changed"], false, "already in it: {v}");
 
-    let (v, log) = ok(
-        &env,
-        "add_channel_members",
-        json!({"channel": "secret", "users": ["carol", "@bob"]}),
-    )
-    .await;
+    let (v, log) = env
+        .ok(
+            "add_channel_members",
+            json!({"channel": "secret", "users": ["carol", "@bob"]}),
+        )
+        .await;
     assert_eq!(v["added"], json!(["carol"]), "{v}");
     assert_eq!(v["already_members"], json!(["bob"]), "{v}");
     record("add_channel_members", &log);
 
-    let (v, log) = ok(&env, "leave_channel", json!({"channel": "secret"})).await;
+    let (v, log) = env.ok("leave_channel", json!({"channel": "secret"})).await;
     assert_eq!(v["changed"], true, "{v}");
     record("leave_channel", &log);
 
-    let (v, log) = ok(
-        &env,
-        "create_channel",
+    let (v, log) = env.ok("create_channel",
         json!({"team": "eng", "display_name": "Launch Planning", "private": true, "purpose": "ship it"}),
     )
     .await;
@@ -315,9 +295,7 @@ async fn every_tool(protocol: Protocol) {
     record("create_channel", &log);
 
     let until = future(2);
-    let (v, log) = ok(
-        &env,
-        "set_status",
+    let (v, log) = env.ok("set_status",
         json!({"status": "dnd", "dnd_until": until, "custom_text": "heads down", "custom_emoji": "🎧"}),
     )
     .await;
@@ -329,20 +307,20 @@ async fn every_tool(protocol: Protocol) {
         .expect("the status reads back");
     assert_eq!(status.status.as_deref(), Some("dnd"));
     record("set_status", &log);
-    let (v, _) = ok(
-        &env,
-        "set_status",
-        json!({"clear_custom": true, "status": "online"}),
-    )
-    .await;
+    let (v, _) = env
+        .ok(
+            "set_status",
+            json!({"clear_custom": true, "status": "online"}),
+        )
+        .await;
     assert_eq!(v["cleared_custom"], true);
 
-    let (v, log) = ok(
-        &env,
-        "save_draft",
-        json!({"channel": "town-square", "message": "draft text"}),
-    )
-    .await;
+    let (v, log) = env
+        .ok(
+            "save_draft",
+            json!({"channel": "town-square", "message": "draft text"}),
+        )
+        .await;
     assert_eq!(v["changed"], true, "{v}");
     record("save_draft", &log);
     let e = env
@@ -356,19 +334,20 @@ async fn every_tool(protocol: Protocol) {
         e["message"].as_str().unwrap_or("").contains("draft text"),
         "a different draft is never replaced: {e}"
     );
-    let (v, log) = ok(&env, "delete_draft", json!({"channel": "town-square"})).await;
+    let (v, log) = env
+        .ok("delete_draft", json!({"channel": "town-square"}))
+        .await;
     assert_eq!(v["message"], "draft text", "{v}");
     record("delete_draft", &log);
-    let (v, _) = ok(&env, "delete_draft", json!({"channel": "town-square"})).await;
+    let (v, _) = env
+        .ok("delete_draft", json!({"channel": "town-square"}))
+        .await;
     assert_eq!(v["deleted"], false);
 
     let at = future(24);
-    let (v, log) = ok(
-        &env,
-        "set_post_reminder",
-        json!({"post": ids.bob_root, "at": at}),
-    )
-    .await;
+    let (v, log) = env
+        .ok("set_post_reminder", json!({"post": ids.bob_root, "at": at}))
+        .await;
     assert_eq!(v["post_id"], json!(ids.bob_root));
     let reminders = env.sim.with_world(|w| w.reminders_of(&ids.alice));
     assert_eq!(reminders.len(), 1, "{reminders:?}");

@@ -81,6 +81,23 @@ pub struct Env {
 }
 
 impl Env {
+    /// Calls a tool that must succeed; answers its result and the requests it made (method and path).
+    pub async fn ok(
+        &self,
+        tool: &str,
+        args: serde_json::Value,
+    ) -> (serde_json::Value, Vec<String>) {
+        self.sim.clear_log();
+        let v = self.mcp.ok(tool, args).await;
+        let log = self
+            .sim
+            .log()
+            .iter()
+            .map(|r| format!("{} {}", r.method, r.path))
+            .collect();
+        (v, log)
+    }
+
     /// The requests since the log was last cleared.
     pub fn log(&self) -> Vec<LoggedRequest> {
         self.sim.log()
