@@ -389,6 +389,29 @@ async fn messages_and_files_are_checked_before_anything_is_asked() {
     }
     assert!(env.mcp.questions().is_empty(), "nothing was asked");
 
+    let (bob, post) = (env.ids.bob.clone(), env.ids.alice_post.clone());
+    env.sim.with_world(|w| {
+        for k in 0..50 {
+            w.react(
+                &bob,
+                &post,
+                &format!("emoji_{k}"),
+                crate::writes_fixture::T0 + 100 + k,
+            );
+        }
+    });
+    let e = env
+        .mcp
+        .refused("add_reaction", json!({"post": post, "emoji": "tada"}))
+        .await;
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("50 different emoji"),
+        "Mattermost's limit of 50 different emoji a post: {e}"
+    );
+
     env.sim.with_world(|w| w.set_max_file_size(10));
     env.sim.clear_log();
     let e = env
