@@ -398,3 +398,12 @@ pub const CREATE_POST: Call = Call {
         ),
     ],
 };
+
+/// The channel of the post a write acts on: its name, kind and team, for the question.
+pub const POST_CHANNEL_READ: Call = Call {
+    operation: "GetChannel",
+    params: &[(
+        "channel_id",
+        Source::Fixed("the post's channel", "the question names where the post is"),
+    )],
+};

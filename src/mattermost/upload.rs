@@ -14,6 +14,10 @@ use serde::Deserialize;
 /// The operation, as the generated client's hooks name operations.
 pub const OPERATION: &str = "upload_file";
 
+/// The operations written by hand beside the generated client (left out of generation, so not in the
+/// repaired spec's surface), by their operationId in the spec.
+pub const HAND_WRITTEN: &[&str] = &["UploadFile"];
+
 /// One file to upload: its name and bytes.
 pub struct Upload {
     pub name: String,

@@ -65,15 +65,6 @@ const REMOVING: &[&str] = &[
 /// Writes that make something new each time (not idempotent).
 const MAKING: &[&str] = &["CreatePost", "CreateChannel"];
 
-/// Operations that only read, though sent with POST.
-const READING_POSTS: &[&str] = &[
-    "GetUsersByUsernames",
-    "GetUsersByIds",
-    "SearchUsers",
-    "GetUsersStatusesByIds",
-    "GetChannelMembersByIds",
-];
-
 fn writing_tools() -> Vec<&'static Tool> {
     let tools: Vec<&'static Tool> = Offer::everything()
         .tools()

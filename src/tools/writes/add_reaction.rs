@@ -5,7 +5,7 @@
 //! already gave is not sent again.
 
 use super::common::{self, place, snippet, writes};
-use crate::calls::{CHANNEL_READ, Call, MY_TEAMS, POST_READ, Source, USERNAMES};
+use crate::calls::{Call, MY_TEAMS, POST_CHANNEL_READ, POST_READ, Source, USERNAMES};
 use crate::confirm::{self, Confirmed, Question};
 use crate::context::Ctx;
 use crate::error::{ErrorKind, ToolError, quote};
@@ -41,7 +41,7 @@ pub const TOOL: Tool = Tool {
     ),
     calls: &[
         POST_READ,
-        CHANNEL_READ,
+        POST_CHANNEL_READ,
         USERNAMES,
         MY_TEAMS,
         Call {

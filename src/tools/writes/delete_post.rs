@@ -3,7 +3,7 @@
 //! and reply count: a post that changed after the question is not deleted.
 
 use super::common::{self, own_post, place, shown, writes};
-use crate::calls::{CHANNEL_READ, Call, MY_TEAMS, POST_READ, Source, USERNAMES};
+use crate::calls::{Call, MY_TEAMS, POST_CHANNEL_READ, POST_READ, Source, USERNAMES};
 use crate::confirm::{self, Confirmed, Question};
 use crate::context::Ctx;
 use crate::error::{ErrorKind, ToolError, quote};
@@ -25,7 +25,7 @@ pub const TOOL: Tool = Tool {
     ),
     calls: &[
         POST_READ,
-        CHANNEL_READ,
+        POST_CHANNEL_READ,
         USERNAMES,
         MY_TEAMS,
         Call {

@@ -4,7 +4,7 @@
 
 use super::common::{self, idempotent, write_failed, writes};
 use crate::args::{Arg, Kind};
-use crate::calls::{CHANNEL_READ, Call, ME, MY_TEAMS, POST_READ, Source};
+use crate::calls::{Call, ME, MY_TEAMS, POST_CHANNEL_READ, POST_READ, Source};
 use crate::context::Ctx;
 use crate::error::ToolError;
 use crate::mattermost::facts::{ChannelFacts, PostFacts};
@@ -47,7 +47,7 @@ pub const TOOL: Tool = Tool {
     asks: Asks::Never,
     calls: &[
         POST_READ,
-        CHANNEL_READ,
+        POST_CHANNEL_READ,
         ME,
         MY_TEAMS,
         Call {

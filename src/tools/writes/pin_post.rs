@@ -4,7 +4,7 @@
 
 use super::common::{self, idempotent, place, snippet, write_failed, writes};
 use crate::args::{Arg, Kind};
-use crate::calls::{CHANNEL_READ, Call, MY_TEAMS, POST_READ, Source, USERNAMES};
+use crate::calls::{Call, MY_TEAMS, POST_CHANNEL_READ, POST_READ, Source, USERNAMES};
 use crate::confirm::{self, Confirmed, Question};
 use crate::context::Ctx;
 use crate::mattermost::facts::PostFacts;
@@ -32,7 +32,7 @@ pub const TOOL: Tool = Tool {
     asks: Asks::First("everyone in the channel sees its pinned posts"),
     calls: &[
         POST_READ,
-        CHANNEL_READ,
+        POST_CHANNEL_READ,
         USERNAMES,
         MY_TEAMS,
         Call {

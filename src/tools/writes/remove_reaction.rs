@@ -4,7 +4,7 @@
 
 use super::add_reaction::{EMOJI, Reacted, emoji_name, reactions};
 use super::common::{self, idempotent, place, snippet, write_failed, writes};
-use crate::calls::{CHANNEL_READ, Call, MY_TEAMS, POST_READ, Source, USERNAMES};
+use crate::calls::{Call, MY_TEAMS, POST_CHANNEL_READ, POST_READ, Source, USERNAMES};
 use crate::confirm::{self, Question};
 use crate::context::Ctx;
 use crate::mattermost::facts::PostFacts;
@@ -22,7 +22,7 @@ pub const TOOL: Tool = Tool {
     asks: Asks::First("everyone who can read the post sees the reaction go"),
     calls: &[
         POST_READ,
-        CHANNEL_READ,
+        POST_CHANNEL_READ,
         USERNAMES,
         MY_TEAMS,
         Call {

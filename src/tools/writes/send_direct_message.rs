@@ -8,9 +8,7 @@ use super::create_post::check_message;
 use super::files::{self, FileArg};
 use super::posting::{self, Outgoing, PostWritten, Reached};
 use crate::args::{Arg, Kind};
-use crate::calls::{
-    CLIENT_CONFIG, CREATE_POST, Call, MENTION_SUGGESTIONS, MENTIONED, Source, UPLOAD_FILE,
-};
+use crate::calls::{CLIENT_CONFIG, CREATE_POST, Call, MENTION_SUGGESTIONS, MENTIONED, Source};
 use crate::confirm::{self, Question};
 use crate::context::Ctx;
 use crate::error::{ToolError, quote};
@@ -50,8 +48,58 @@ pub const TOOL: Tool = Tool {
         CLIENT_CONFIG,
         MENTIONED,
         MENTION_SUGGESTIONS,
-        UPLOAD_FILE,
-        CREATE_POST,
+        Call {
+            operation: "UploadFile",
+            params: &[
+                (
+                    "channel_id",
+                    Source::Fixed(
+                        "the direct or group channel with `to`",
+                        "the files go where the message goes",
+                    ),
+                ),
+                (
+                    "filename",
+                    Source::Omitted("the files go in the multipart body, each with its name"),
+                ),
+                ("body.files", Source::Arg("files")),
+                (
+                    "body.channel_id",
+                    Source::Omitted("the channel goes in the query, read before the files"),
+                ),
+                (
+                    "body.client_ids",
+                    Source::Omitted("files are matched to their names by their order"),
+                ),
+            ],
+        },
+        Call {
+            operation: "CreatePost",
+            params: &[
+                (
+                    "set_online",
+                    Source::Omitted(
+                        "Mattermost's default (true): posting is the person's own activity",
+                    ),
+                ),
+                (
+                    "body.channel_id",
+                    Source::Fixed(
+                        "the direct or group channel with `to`",
+                        "a message goes to the people named",
+                    ),
+                ),
+                ("body.message", Source::Arg("message")),
+                (
+                    "body.root_id",
+                    Source::Omitted("a message starts no thread of another"),
+                ),
+                ("body.file_ids", Source::Arg("files")),
+                CREATE_POST.params[5],
+                CREATE_POST.params[6],
+                CREATE_POST.params[7],
+            ],
+        },
     ],
     code: crate::one!(run => PostWritten),
 };

@@ -8,8 +8,8 @@ use super::common::{self, own_post, place, shown, writes};
 use super::posting::AI_PROP;
 use crate::args::{Arg, Kind};
 use crate::calls::{
-    CHANNEL_READ, CLIENT_CONFIG, Call, MENTION_SUGGESTIONS, MENTIONED, MY_TEAMS, POST_READ, Source,
-    USERNAMES,
+    CLIENT_CONFIG, Call, MENTION_SUGGESTIONS, MENTIONED, MY_TEAMS, POST_CHANNEL_READ, POST_READ,
+    Source, USERNAMES,
 };
 use crate::confirm::{self, Confirmed, Question};
 use crate::context::Ctx;
@@ -40,7 +40,7 @@ pub const TOOL: Tool = Tool {
     asks: Asks::First("everyone who can read the channel sees the edit"),
     calls: &[
         POST_READ,
-        CHANNEL_READ,
+        POST_CHANNEL_READ,
         CLIENT_CONFIG,
         MENTIONED,
         MENTION_SUGGESTIONS,
