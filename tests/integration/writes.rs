@@ -401,6 +401,23 @@ async fn every_tool(protocol: Protocol) {
             }
         }
     }
+    // Every request went to an operation of the pinned spec (or the hand-written UploadFile) that
+    // some writing tool declares.
+    let surface = mattermost_mcp::spec_check::pinned_surface();
+    let declared: Vec<&str> = mattermost_mcp::inventory::tools()
+        .iter()
+        .filter(|t| !t.hints.read_only)
+        .flat_map(|t| t.operations())
+        .collect();
+    for line in counts.iter().flat_map(|(_, _, w)| w.iter()) {
+        let (method, path) = line.split_once(' ').unwrap_or(("", ""));
+        let op = operation_of(&surface, method, path)
+            .unwrap_or_else(|| panic!("{line} is no operation of the spec"));
+        assert!(
+            declared.contains(&op.as_str()),
+            "{line} ({op}) is declared by no writing tool"
+        );
+    }
     let asked = env.mcp.questions().len();
     assert!(asked >= 12, "every visible write asked: {asked}");
 }
@@ -413,4 +430,36 @@ async fn every_writing_tool_works_when_confirmed_in_the_2025_11_25_form() {
 #[tokio::test(flavor = "multi_thread")]
 async fn every_writing_tool_works_when_confirmed_in_the_2026_07_28_form() {
     every_tool(Protocol::Stateless).await;
+}
+
+/// The operation a request went to: the spec path template with the most literal segments that matches
+/// it; `POST /api/v4/files` is the hand-written UploadFile (left out of the generated client).
+fn operation_of(surface: &mattermost_spec::Surface, method: &str, path: &str) -> Option<String> {
+    if method == "POST" && path == "/api/v4/files" {
+        return Some("UploadFile".into());
+    }
+    let segments: Vec<&str> = path.split('/').collect();
+    surface
+        .operations
+        .values()
+        .filter(|op| op.method.eq_ignore_ascii_case(method))
+        .filter_map(|op| {
+            let template: Vec<&str> = op.path.split('/').collect();
+            if template.len() != segments.len() {
+                return None;
+            }
+            let mut literal = 0;
+            for (t, s) in template.iter().zip(&segments) {
+                if t.starts_with('{') {
+                    continue;
+                }
+                if t != s {
+                    return None;
+                }
+                literal += 1;
+            }
+            Some((literal, op.id.clone()))
+        })
+        .max()
+        .map(|(_, id)| id)
 }
