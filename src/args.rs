@@ -24,6 +24,8 @@ pub enum Kind {
     Time,
     /// true or false.
     Flag,
+    /// Up to `max` files to attach, each `{name, content}` (UTF-8 text) or `{name, content_base64}`.
+    Files { max: usize },
     /// A list's page size (added by the table to every list tool).
     Limit,
     /// A list's cursor (added by the table to every list tool).
@@ -58,6 +60,57 @@ pub struct Arg {
 /// The longest reference (name, id, permalink) a tool takes.
 pub const MAX_REFERENCE: usize = 512;
 
+/// The longest file name a file argument takes.
+pub const MAX_FILE_NAME: usize = 255;
+
+/// Checks one file of a files argument: an object with a plain `name` and exactly one of `content` and
+/// `content_base64`.
+fn check_file(tool: &str, arg: &str, i: usize, v: &Value) -> Result<(), ToolError> {
+    let bad = |why: String| {
+        ToolError::bad_argument(format!(
+            "file {} of `{arg}` of {tool} {why}. Give each file as {{\"name\": \"notes.txt\", \"content\": \"...\"}} \
+             (UTF-8 text) or {{\"name\": \"photo.png\", \"content_base64\": \"...\"}}.",
+            i + 1
+        ))
+    };
+    let Some(obj) = v.as_object() else {
+        return Err(bad(format!("is {}, not an object", type_name(v))));
+    };
+    for key in obj.keys() {
+        if !["name", "content", "content_base64"].contains(&key.as_str()) {
+            return Err(bad(format!(
+                "has the key {}, which is not name, content or content_base64",
+                quote(key)
+            )));
+        }
+    }
+    let name = obj.get("name").and_then(Value::as_str).unwrap_or("");
+    if name.trim().is_empty() || name.chars().count() > MAX_FILE_NAME {
+        return Err(bad(format!(
+            "needs a `name` of 1 to {MAX_FILE_NAME} characters"
+        )));
+    }
+    if name
+        .chars()
+        .any(|c| c.is_control() || c == '/' || c == '\\')
+        || name == "."
+        || name == ".."
+    {
+        return Err(bad(format!(
+            "is named {}: a file name has no folders and no control characters",
+            quote(name)
+        )));
+    }
+    match (obj.get("content"), obj.get("content_base64")) {
+        (Some(Value::String(_)), None) | (None, Some(Value::String(_))) => Ok(()),
+        (Some(_), Some(_)) => Err(bad(
+            "has both `content` and `content_base64`; give one".into()
+        )),
+        (None, None) => Err(bad("has no `content` or `content_base64`".into())),
+        _ => Err(bad("has a content that is not a string".into())),
+    }
+}
+
 impl Kind {
     fn schema(self, limit: Option<Limit>) -> Value {
         match self {
@@ -72,6 +125,19 @@ impl Kind {
             }),
             Kind::Text { max } => json!({ "type": "string", "maxLength": max }),
             Kind::Flag => json!({ "type": "boolean" }),
+            Kind::Files { max } => json!({
+                "type": "array", "minItems": 1, "maxItems": max,
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "name": { "type": "string", "minLength": 1, "maxLength": MAX_FILE_NAME },
+                        "content": { "type": "string" },
+                        "content_base64": { "type": "string" }
+                    },
+                    "required": ["name"],
+                    "additionalProperties": false
+                }
+            }),
             Kind::Limit => {
                 let l = limit.unwrap_or(Limit {
                     default: 30,
@@ -86,6 +152,7 @@ impl Kind {
     fn expects(self) -> &'static str {
         match self {
             Kind::Users { .. } => "an array of strings",
+            Kind::Files { .. } => "an array of {name, content} or {name, content_base64} objects",
             Kind::Flag => "true or false",
             Kind::Limit => "a whole number",
             _ => "a string",
@@ -310,6 +377,20 @@ pub fn check(
                 for item in list {
                     let s = item.as_str().ok_or_else(wrong)?;
                     check_text(tool, a, s, MAX_REFERENCE)?;
+                }
+            }
+            Kind::Files { max } => {
+                let list = value.as_array().ok_or_else(wrong)?;
+                if list.is_empty() || list.len() > max {
+                    return Err(ToolError::bad_argument(format!(
+                        "`{}` of {tool} holds {} files; give 1 to {max} (a post takes at most {max}). Send more in \
+                         another post.",
+                        a.name,
+                        list.len()
+                    )));
+                }
+                for (i, item) in list.iter().enumerate() {
+                    check_file(tool, a.name, i, item)?;
                 }
             }
             Kind::Limit => {

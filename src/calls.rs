@@ -237,3 +237,173 @@ pub fn resolving(kind: Kind) -> Vec<&'static Call> {
     }
     out
 }
+
+// The calls the writing tools share (`crate::tools::writes`): reading what a write acts on, the
+// checks before sending, and the post a message becomes.
+
+/// The post a write acts on, read to show it, to check it is the person's own, and to bind the
+/// confirmation to its version.
+pub const POST_READ: Call = Call {
+    operation: "GetPost",
+    params: &[
+        ("post_id", Source::Arg("post")),
+        (
+            "include_deleted",
+            Source::Omitted("a deleted post is not written to"),
+        ),
+    ],
+};
+
+/// The channel a write acts on: its name, kind, team and whether it is archived.
+pub const CHANNEL_READ: Call = Call {
+    operation: "GetChannel",
+    params: &[("channel_id", Source::Arg("channel"))],
+};
+
+/// How many people a channel holds: whom a post, a join or a leave reaches.
+pub const CHANNEL_STATS: Call = Call {
+    operation: "GetChannelStats",
+    params: &[("channel_id", Source::Arg("channel"))],
+};
+
+/// The server's limits: MaxPostSize and MaxFileSize.
+pub const CLIENT_CONFIG: Call = Call {
+    operation: "GetClientConfig",
+    params: &[(
+        "format",
+        Source::Fixed("old", "the only format the server serves"),
+    )],
+};
+
+/// The people `@mentions` name, to name those that mention nobody.
+pub const MENTIONED: Call = Call {
+    operation: "GetUsersByUsernames",
+    params: &[("body", Source::Arg("message"))],
+};
+
+/// The closest usernames to a mention of nobody.
+pub const MENTION_SUGGESTIONS: Call = Call {
+    operation: "SearchUsers",
+    params: &[
+        ("body.term", Source::Arg("message")),
+        (
+            "body.limit",
+            Source::Fixed("20", "enough to suggest the closest usernames"),
+        ),
+        (
+            "body.allow_inactive",
+            Source::Fixed("true", "a deactivated person can still be named"),
+        ),
+        (
+            "body.team_id",
+            Source::Omitted("suggestions come from the whole server"),
+        ),
+        (
+            "body.not_in_team_id",
+            Source::Omitted("not a filter suggestions need"),
+        ),
+        (
+            "body.in_channel_id",
+            Source::Omitted("suggestions come from the whole server"),
+        ),
+        (
+            "body.not_in_channel_id",
+            Source::Omitted("not a filter suggestions need"),
+        ),
+        ("body.in_group_id", Source::Omitted("groups need a licence")),
+        (
+            "body.group_constrained",
+            Source::Omitted("groups need a licence"),
+        ),
+        (
+            "body.without_team",
+            Source::Omitted("not a filter suggestions need"),
+        ),
+    ],
+};
+
+/// The channel's members, to count who `@here` notifies (with their statuses).
+pub const CHANNEL_MEMBERS: Call = Call {
+    operation: "GetChannelMembers",
+    params: &[
+        ("channel_id", Source::Arg("channel")),
+        (
+            "page",
+            Source::Paging("0 upwards, for channels of at most 1000 members"),
+        ),
+        ("per_page", Source::Paging("200, Mattermost's largest page")),
+    ],
+};
+
+/// Who of a channel's members is online now, for `@here`.
+pub const MEMBER_STATUSES: Call = Call {
+    operation: "GetUsersStatusesByIds",
+    params: &[(
+        "body",
+        Source::Paging("the channel's members, 200 a request"),
+    )],
+};
+
+/// Uploading a post's files (`crate::mattermost::upload`, written by hand: a multipart body).
+pub const UPLOAD_FILE: Call = Call {
+    operation: "UploadFile",
+    params: &[
+        ("channel_id", Source::Arg("channel")),
+        (
+            "filename",
+            Source::Omitted("the files go in the multipart body, each with its name"),
+        ),
+        ("body.files", Source::Arg("files")),
+        (
+            "body.channel_id",
+            Source::Omitted("the channel goes in the query, read before the files"),
+        ),
+        (
+            "body.client_ids",
+            Source::Omitted("files are matched to their names by their order"),
+        ),
+    ],
+};
+
+/// Making the post, once: with a `pending_post_id` Mattermost de-duplicates, so a retry after a cut
+/// connection or a timeout answers the post already made.
+pub const CREATE_POST: Call = Call {
+    operation: "CreatePost",
+    params: &[
+        (
+            "set_online",
+            Source::Omitted("Mattermost's default (true): posting is the person's own activity"),
+        ),
+        ("body.channel_id", Source::Arg("channel")),
+        ("body.message", Source::Arg("message")),
+        ("body.root_id", Source::Arg("root")),
+        ("body.file_ids", Source::Arg("files")),
+        (
+            "body.props",
+            Source::Fixed(
+                "{\"ai_generated_by\": <the person's user id>}",
+                "the post is marked as written with an AI assistant, as Mattermost marks such posts",
+            ),
+        ),
+        (
+            "body.metadata",
+            Source::Omitted("priority and acknowledgements need a licence"),
+        ),
+        (
+            "body.pending_post_id",
+            Source::Fixed(
+                "<the person's user id>:<32 random hex digits>, the same on each retry",
+                "Mattermost's de-duplication: a retry never makes a second post",
+            ),
+        ),
+    ],
+};
+
+/// The channel of the post a write acts on: its name, kind and team, for the question.
+pub const POST_CHANNEL_READ: Call = Call {
+    operation: "GetChannel",
+    params: &[(
+        "channel_id",
+        Source::Fixed("the post's channel", "the question names where the post is"),
+    )],
+};

@@ -24,6 +24,7 @@ pub const CACHE_BYTES: &str = "MATTERMOST_MCP_CACHE_BYTES";
 pub const SESSION_DIR: &str = "MATTERMOST_MCP_SESSION_DIR";
 pub const STATELESS: &str = "MATTERMOST_MCP_STATELESS";
 pub const SHUTDOWN: &str = "MATTERMOST_MCP_SHUTDOWN_SECS";
+pub const CONFIRM_WRITES: &str = "MATTERMOST_CONFIRM_WRITES";
 
 /// Every variable the server reads, with its default and meaning (the README's configuration table).
 pub const VARIABLES: &[(&str, &str, &str)] = &[
@@ -57,6 +58,11 @@ pub const VARIABLES: &[(&str, &str, &str)] = &[
         ALLOW_WRITES,
         "false",
         "true also offers the tools that change something in Mattermost (toolset writes); without it no tool that writes is listed or callable, whatever MATTERMOST_TOOLSETS says.",
+    ),
+    (
+        CONFIRM_WRITES,
+        "ask",
+        "ask: every write others will see (a post, a message, an edit, a deletion, a reaction, a pin, a join or leave, members added, a channel created, a status) is first confirmed with the person through their MCP client; a client that cannot ask gets the write refused. never: nothing asks; set it only when the client shows its own approval for every tool call.",
     ),
     (
         TOOLSETS,
@@ -125,6 +131,29 @@ pub const VARIABLES: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// Whether writes others will see are confirmed with the person first (`MATTERMOST_CONFIRM_WRITES`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ConfirmWrites {
+    /// Ask through the MCP client (elicitation) before each such write; refuse when it cannot ask.
+    #[default]
+    Ask,
+    /// Never ask: the client approves every tool call itself.
+    Never,
+}
+
+impl ConfirmWrites {
+    fn parse(value: Option<String>) -> Result<ConfirmWrites, String> {
+        match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+            None | Some("") | Some("ask") => Ok(ConfirmWrites::Ask),
+            Some("never") => Ok(ConfirmWrites::Never),
+            Some(v) => Err(format!(
+                "{CONFIRM_WRITES}={v:?} is not accepted: use ask (the default: writes others will see are \
+                 confirmed with you first) or never (your MCP client approves every tool call itself)."
+            )),
+        }
+    }
+}
+
 /// A secret that never prints.
 #[derive(Clone)]
 pub struct Secret(String);
@@ -156,6 +185,8 @@ pub struct Config {
     pub allow_writes: bool,
     /// `MATTERMOST_TOOLSETS` as given (checked by `crate::inventory::Offer`).
     pub toolsets: Option<String>,
+    /// Whether writes others will see are confirmed with the person first.
+    pub confirm_writes: ConfirmWrites,
 }
 
 pub(crate) fn seconds(name: &str, value: Option<String>, default: u64) -> Result<Duration, String> {
@@ -280,6 +311,7 @@ impl Config {
             ca_file,
             allow_writes: boolean(ALLOW_WRITES, get(ALLOW_WRITES))?,
             toolsets: get(TOOLSETS),
+            confirm_writes: ConfirmWrites::parse(get(CONFIRM_WRITES))?,
         })
     }
 
@@ -318,6 +350,20 @@ mod tests {
         assert!(normalize_url("ftp://x", true).is_err());
         assert!(normalize_url("https://x/?a=b", false).is_err());
         assert!(normalize_url("https://u:p@x", false).is_err());
+    }
+
+    #[test]
+    fn confirm_writes_is_ask_unless_never_and_refuses_other_words() {
+        assert_eq!(ConfirmWrites::parse(None), Ok(ConfirmWrites::Ask));
+        assert_eq!(
+            ConfirmWrites::parse(Some(" Never ".into())),
+            Ok(ConfirmWrites::Never)
+        );
+        let e = ConfirmWrites::parse(Some("no".into())).unwrap_err();
+        assert!(
+            e.contains("\"no\"") && e.contains("ask") && e.contains("never"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -204,7 +204,7 @@ fn every_operation_a_tool_calls_exists_in_the_pinned_spec() {
     for t in all() {
         for op in t.operations() {
             assert!(
-                surface.get(op).is_some(),
+                surface.get(op).is_some() || crate::mattermost::upload::HAND_WRITTEN.contains(&op),
                 "{} calls {op}, which the pinned spec (as repaired) does not have",
                 t.name
             );

@@ -2,6 +2,7 @@
 //! offers: the toolsets `MATTERMOST_TOOLSETS` chooses (the reading toolsets by default), and the tools
 //! that write only when `MATTERMOST_ALLOW_WRITES=true`, whatever the toolsets say.
 
+use crate::config::ConfirmWrites;
 use crate::tool::{Tool, Toolset};
 use crate::tools;
 use std::collections::BTreeSet;
@@ -41,8 +42,25 @@ pub fn tools() -> &'static [&'static Tool] {
         // files
         &tools::files::search_files::TOOL,
         &tools::files::read_file::TOOL,
-        // writes
+        // writes (toolset `writes`: only with MATTERMOST_ALLOW_WRITES=true)
         &tools::writes::mark_channel_read::TOOL,
+        &tools::writes::create_post::TOOL,
+        &tools::writes::send_direct_message::TOOL,
+        &tools::writes::update_post::TOOL,
+        &tools::writes::delete_post::TOOL,
+        &tools::writes::add_reaction::TOOL,
+        &tools::writes::remove_reaction::TOOL,
+        &tools::writes::pin_post::TOOL,
+        &tools::writes::save_post::TOOL,
+        &tools::writes::follow_thread::TOOL,
+        &tools::writes::join_channel::TOOL,
+        &tools::writes::leave_channel::TOOL,
+        &tools::writes::add_channel_members::TOOL,
+        &tools::writes::create_channel::TOOL,
+        &tools::writes::set_status::TOOL,
+        &tools::writes::save_draft::TOOL,
+        &tools::writes::delete_draft::TOOL,
+        &tools::writes::set_post_reminder::TOOL,
     ];
     ALL
 }
@@ -57,6 +75,8 @@ pub fn find(name: &str) -> Option<&'static Tool> {
 pub struct Offer {
     pub toolsets: BTreeSet<Toolset>,
     pub allow_writes: bool,
+    /// Whether the writes others will see ask the person first (`MATTERMOST_CONFIRM_WRITES`).
+    pub confirm_writes: ConfirmWrites,
 }
 
 impl Offer {
@@ -93,7 +113,14 @@ impl Offer {
         Ok(Offer {
             toolsets: chosen,
             allow_writes,
+            confirm_writes: ConfirmWrites::Ask,
         })
+    }
+
+    /// The same offer, with writes others will see confirmed (or not) as `MATTERMOST_CONFIRM_WRITES` says.
+    pub fn confirming(mut self, confirm_writes: ConfirmWrites) -> Offer {
+        self.confirm_writes = confirm_writes;
+        self
     }
 
     /// Every toolset, writes allowed: what the governance tests scan.
@@ -101,6 +128,7 @@ impl Offer {
         Offer {
             toolsets: Toolset::ALL.into_iter().collect(),
             allow_writes: true,
+            confirm_writes: ConfirmWrites::Ask,
         }
     }
 

@@ -14,6 +14,7 @@
 pub mod args;
 pub mod calls;
 pub mod config;
+pub mod confirm;
 pub mod context;
 pub mod error;
 #[cfg(test)]

@@ -269,7 +269,7 @@ async fn serve(
     token_set: bool,
 ) -> ExitCode {
     let offer = match inventory::Offer::new(config.toolsets.as_deref(), config.allow_writes) {
-        Ok(o) => o,
+        Ok(o) => o.confirming(config.confirm_writes),
         Err(message) => {
             log::error(&message);
             return ExitCode::from(2);

@@ -389,6 +389,7 @@ impl ServerHandler for Server {
             capabilities: rcx.client_capabilities(),
             input_responses: request.input_responses.clone(),
             request_state: request.request_state.clone(),
+            confirm_writes: self.offer.confirm_writes,
         };
         let ct = rcx.ct.clone();
         let cancelled: Cancelled = Box::new(move || ct.is_cancelled());

@@ -236,6 +236,8 @@ pub struct Client {
     pub input_responses: Option<InputResponses>,
     /// The state an earlier round of this call handed the client (2026-07-28).
     pub request_state: Option<String>,
+    /// Whether writes others will see ask the person first (`MATTERMOST_CONFIRM_WRITES`).
+    pub confirm_writes: crate::config::ConfirmWrites,
 }
 
 impl Client {

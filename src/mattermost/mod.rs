@@ -12,6 +12,7 @@ pub mod facts;
 pub mod generated;
 pub mod operations;
 pub mod transport;
+pub mod upload;
 
 use crate::config::Config;
 pub use errors::MmError;

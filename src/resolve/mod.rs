@@ -13,6 +13,7 @@
 //! are declared once in `crate::calls` and added to every tool that takes that kind of argument.
 
 mod channels;
+pub mod emoji;
 mod matching;
 mod people;
 mod posts;

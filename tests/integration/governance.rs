@@ -64,7 +64,13 @@ async fn every_tool_answers_in_its_declared_shape_and_sends_only_the_operations_
     .await;
     let surface = pinned_surface();
     let mut requests_checked = 0;
-    for tool in offered() {
+    // The writing tools of tests/integration/writes.rs need a world where each write can succeed (a
+    // post of the person's own, a future reminder, a channel one may leave): that test calls every one
+    // of them in both protocol forms and checks its requests against the spec and its declaration.
+    let generic = offered().into_iter().filter(|t| {
+        t.toolset != mattermost_mcp::tool::Toolset::Writes || t.name == "mark_channel_read"
+    });
+    for tool in generic {
         sim.clear_log();
         let args = sample_args(tool, &rich);
         let answer = mcp.ok(tool.name, args.clone()).await;

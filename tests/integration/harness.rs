@@ -3,12 +3,15 @@
 
 use mattermost_sim::{Sim, World};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResult, NumberOrString, PaginatedRequestParams,
-    ProgressNotificationParam, ProgressToken, RequestMetaObject,
+    CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, ElicitRequestParams,
+    ElicitResult, ElicitationAction, Implementation, NumberOrString, PaginatedRequestParams,
+    ProgressNotificationParam, ProgressToken, ProtocolVersion, RequestMetaObject,
 };
-use rmcp::service::{NotificationContext, RunningService};
+use rmcp::service::{NotificationContext, RequestContext, RunningService};
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
-use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use rmcp::{
+    ClientHandler, ClientLifecycleMode, ClientServiceExt, ErrorData, RoleClient, ServiceExt,
+};
 
 use serde_json::{Map, Value, json};
 use std::process::Stdio;
@@ -17,13 +20,79 @@ use tokio::io::AsyncReadExt;
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_mattermost-mcp");
 
-/// The client side: rmcp's client, recording the progress notifications the server sends.
+/// How the test client answers when the server asks the person (elicitation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Answer {
+    /// Accepts with the confirmation ticked.
+    #[default]
+    Accept,
+    /// Accepts with the confirmation unticked.
+    Untick,
+    Decline,
+    Cancel,
+    /// Declares no elicitation capability: the server cannot ask.
+    CannotAsk,
+}
+
+/// Which protocol the test client speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Protocol {
+    /// `initialize`, 2025-11-25: the server asks with an `elicitation/create` request.
+    #[default]
+    Legacy,
+    /// `server/discover`, 2026-07-28: the server answers input-required results, which rmcp's client
+    /// answers through this handler and retries.
+    Stateless,
+}
+
+/// Called when the client answers a question (to look at the simulator at that moment).
+pub type OnAnswer = Arc<dyn Fn() + Send + Sync>;
+
+/// The client side: rmcp's client, recording the progress notifications the server sends and the
+/// questions it asks, and answering them as `answer` says.
 #[derive(Clone, Default)]
 pub struct Recorder {
     pub progress: Arc<Mutex<Vec<String>>>,
+    pub questions: Arc<Mutex<Vec<String>>>,
+    pub answer: Answer,
+    pub on_answer: Option<OnAnswer>,
 }
 
 impl ClientHandler for Recorder {
+    fn get_info(&self) -> ClientConfig {
+        let caps = if self.answer == Answer::CannotAsk {
+            ClientCapabilities::default()
+        } else {
+            ClientCapabilities::builder().enable_elicitation().build()
+        };
+        ClientConfig::new(caps, Implementation::new("mattermost-mcp-tests", "1"))
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _cx: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        if let ElicitRequestParams::FormElicitationParams { message, .. } = &request
+            && let Ok(mut q) = self.questions.lock()
+        {
+            q.push(message.clone());
+        }
+        if let Some(hook) = &self.on_answer {
+            hook();
+        }
+        Ok(match self.answer {
+            Answer::Accept => {
+                ElicitResult::new(ElicitationAction::Accept).with_content(json!({"confirm": true}))
+            }
+            Answer::Untick => {
+                ElicitResult::new(ElicitationAction::Accept).with_content(json!({"confirm": false}))
+            }
+            Answer::Cancel => ElicitResult::new(ElicitationAction::Cancel),
+            Answer::Decline | Answer::CannotAsk => ElicitResult::new(ElicitationAction::Decline),
+        })
+    }
+
     async fn on_progress(
         &self,
         params: ProgressNotificationParam,
@@ -44,6 +113,18 @@ pub struct Mcp {
 
 /// Starts the server against `url` with `token`, with nothing else from the environment but `env`.
 pub async fn spawn(url: &str, token: &str, env: &[(&str, &str)], args: &[&str]) -> Mcp {
+    spawn_as(url, token, env, args, Protocol::Legacy, Recorder::default()).await
+}
+
+/// Like [`spawn`], with the protocol the client speaks and how it answers questions.
+pub async fn spawn_as(
+    url: &str,
+    token: &str,
+    env: &[(&str, &str)],
+    args: &[&str],
+    protocol: Protocol,
+    recorder: Recorder,
+) -> Mcp {
     let mut cmd = tokio::process::Command::new(BIN);
     let (url, token) = (url.to_string(), token.to_string());
     let env: Vec<(String, String)> = env
@@ -79,12 +160,20 @@ pub async fn spawn(url: &str, token: &str, env: &[(&str, &str)], args: &[&str]) 
             }
         });
     }
-    let recorder = Recorder::default();
-    let client = recorder
-        .clone()
-        .serve(transport)
-        .await
-        .expect("the MCP session starts");
+    let client = match protocol {
+        Protocol::Legacy => recorder.clone().serve(transport).await.ok(),
+        Protocol::Stateless => recorder
+            .clone()
+            .serve_with_lifecycle(
+                transport,
+                ClientLifecycleMode::Discover {
+                    preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+                },
+            )
+            .await
+            .ok(),
+    }
+    .expect("the MCP session starts");
     Mcp {
         client,
         recorder,
@@ -107,6 +196,15 @@ pub fn obj(v: Value) -> Map<String, Value> {
 impl Mcp {
     pub fn stderr(&self) -> String {
         self.stderr.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+
+    /// The questions the server asked the person so far.
+    pub fn questions(&self) -> Vec<String> {
+        self.recorder
+            .questions
+            .lock()
+            .map(|q| q.clone())
+            .unwrap_or_default()
     }
 
     /// The progress messages received so far.
@@ -363,6 +461,7 @@ pub fn sample_args(tool: &mattermost_mcp::tool::Tool, r: &Rich) -> Value {
             Kind::Text { .. } => json!("hello"),
             Kind::Time => json!("2023-11-14"),
             Kind::Flag => json!(false),
+            Kind::Files { .. } => json!([{"name": "notes.txt", "content": "hello"}]),
             Kind::Limit | Kind::Cursor => continue,
         };
         args.insert(a.name.to_string(), v);

@@ -20,3 +20,8 @@ mod reading;
 mod safety;
 mod schemas;
 mod undocumented_parameters;
+mod writes;
+mod writes_fixture;
+mod writes_governance;
+mod writes_safety;
+mod writes_spec;

@@ -77,7 +77,7 @@ fn args_for(tool: &Tool, d: &Demo) -> Map<String, Value> {
             Kind::Text { .. } => json!("the"),
             Kind::Time => json!("2020-01-01"),
             Kind::Flag => json!(false),
-            Kind::Limit | Kind::Cursor => continue,
+            Kind::Files { .. } | Kind::Limit | Kind::Cursor => continue,
         };
         args.insert(a.name.to_string(), v);
     }

@@ -72,6 +72,10 @@ pub const PASSES: &[(&str, &str)] = &[
         "targeted: a response schema is replaced by the shape the server sends",
     ),
     (
+        "response_content",
+        "targeted: a success response documented without content gets the JSON the server sends",
+    ),
+    (
         "body_media",
         "targeted: a request body media type is replaced by the one the server reads",
     ),
@@ -177,6 +181,7 @@ fn run(pass: &str, doc: &mut Value, r: &Repair) -> Result<Changes, String> {
         "add_operation" => add_operation(doc, r),
         "response_status" => response_status(doc, r),
         "response_schema" => response_schema(doc, r),
+        "response_content" => response_content(doc, r),
         "body_media" => body_media(doc, r),
         "add_property" => add_property(doc, r),
         "nullable_collections" => Ok(nullable_collections(doc)),
@@ -596,6 +601,27 @@ fn response_schema(doc: &mut Value, r: &Repair) -> Result<Changes, String> {
     }
     *schema = replace.clone();
     Ok(vec![(at, format!("{status} schema {expect} -> {replace}"))])
+}
+
+fn response_content(doc: &mut Value, r: &Repair) -> Result<Changes, String> {
+    let (pointer, at) = operation_pointer(doc, r)?;
+    let status = required(r, "status", &r.status)?;
+    let replace = r
+        .replace
+        .as_ref()
+        .ok_or("the repair `response_content` needs `replace` (the schema)")?;
+    let response = doc
+        .pointer_mut(&format!("{pointer}/responses/{status}"))
+        .and_then(Value::as_object_mut)
+        .ok_or_else(|| format!("{at} has no {status} response"))?;
+    if response.contains_key("content") || response.contains_key("$ref") {
+        return Ok(Vec::new());
+    }
+    response.insert(
+        "content".into(),
+        json!({ "application/json": { "schema": replace } }),
+    );
+    Ok(vec![(at, format!("{status} gets the content {replace}"))])
 }
 
 fn body_media(doc: &mut Value, r: &Repair) -> Result<Changes, String> {

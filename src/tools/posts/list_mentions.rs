@@ -276,6 +276,7 @@ mod tests {
             ca_file: None,
             allow_writes: false,
             toolsets: None,
+            confirm_writes: Default::default(),
         };
         let mm = Arc::new(Mattermost::connect(&config).expect("a client"));
         let cx = Ctx::new(mm, config.token);

@@ -1,0 +1,382 @@
+//! Asking the person before a write others will see, in both forms the protocol has:
+//!
+//! - **2025-11-25 and earlier**: an `elicitation/create` request to the client in the middle of the
+//!   call (`Peer::create_elicitation`); the call goes on when the person answers.
+//! - **2026-07-28**: the call ends with an input-required result whose `input_requests` holds the same
+//!   form and whose `request_state` is sealed (HMAC-SHA256, a per-process key, 10 minutes, one use)
+//!   over a digest of exactly what was shown: the tool, the person, the targets and their versions, and
+//!   the content that will be sent. The client asks, then calls again with the answer; the call reads
+//!   everything again and goes on only if the digest is the same, so an edit or deletion of a post that
+//!   changed in between is refused.
+//!
+//! The form has one required checkbox with no default, labelled with the action. Declined, cancelled
+//! or left unticked: nothing is sent and the call says so ([`preflight`] ends a retried call whose
+//! answer is a decline before any request). A client that cannot ask gets the write refused, naming
+//! `MATTERMOST_CONFIRM_WRITES=never`; with that setting nothing asks.
+
+use crate::config::ConfirmWrites;
+use crate::context::Ctx;
+use crate::error::{ErrorKind, ToolError};
+use crate::tool::{Input, Stop};
+use rmcp::model::{
+    ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationSchema,
+    InputRequest, InputRequests, InputRequiredResult, RequestStateCodec, RequestStateError,
+    SealOptions,
+};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+/// The key of the confirmation among a call's input requests and responses.
+pub const KEY: &str = "confirm";
+/// The form's one property: the checkbox.
+pub const FIELD: &str = "confirm";
+/// How long a 2026-07-28 confirmation may take from the question to the answer.
+pub const TTL: Duration = Duration::from_secs(600);
+/// The most unexpired used states remembered (each state is good for one use).
+const USED_KEPT: usize = 10_000;
+
+/// What the person is asked to confirm.
+pub struct Question {
+    /// The checkbox's label: what will be done, in a few words ("Post in ~town-square").
+    pub action: String,
+    /// The whole question: exactly what will be sent, where, and whom it reaches.
+    pub text: String,
+    /// What the answer is bound to: the targets (ids and the versions shown) and the exact content.
+    pub binding: Vec<String>,
+}
+
+/// How a write was cleared to go ahead, as the answers of writing tools report it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Confirmed {
+    /// The person was asked and confirmed.
+    ByPerson,
+    /// Nothing asked: `MATTERMOST_CONFIRM_WRITES=never`.
+    NotAsked,
+}
+
+/// The state sealed into a 2026-07-28 question: a nonce, so each answer is used once.
+#[derive(Serialize, Deserialize)]
+struct Sealed {
+    nonce: String,
+}
+
+fn codec() -> Option<&'static RequestStateCodec> {
+    static CODEC: OnceLock<Option<RequestStateCodec>> = OnceLock::new();
+    CODEC
+        .get_or_init(|| {
+            let mut key = [0u8; 32];
+            getrandom::fill(&mut key).ok()?;
+            RequestStateCodec::try_new(key.to_vec()).ok()
+        })
+        .as_ref()
+}
+
+fn used() -> &'static Mutex<HashMap<String, Instant>> {
+    static USED: OnceLock<Mutex<HashMap<String, Instant>>> = OnceLock::new();
+    USED.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+/// Random bytes as lowercase hex (`n` bytes).
+pub fn random_hex(n: usize) -> Result<String, ToolError> {
+    let mut bytes = vec![0u8; n];
+    getrandom::fill(&mut bytes).map_err(|e| {
+        ToolError::internal(format!(
+            "internal error: no randomness from the operating system ({e}); nothing was sent."
+        ))
+    })?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Marks a nonce used; false when it was used already.
+fn use_once(nonce: &str) -> bool {
+    let Ok(mut seen) = used().lock() else {
+        return false;
+    };
+    seen.retain(|_, at| at.elapsed() < TTL);
+    if seen.len() >= USED_KEPT || seen.contains_key(nonce) {
+        return false;
+    }
+    seen.insert(nonce.to_string(), Instant::now());
+    true
+}
+
+/// The digest a question is bound to: the tool, the person, and everything the question binds.
+fn digest(tool: &str, person: &str, binding: &[String]) -> String {
+    let mut h = Sha256::new();
+    for part in [tool, person]
+        .into_iter()
+        .chain(binding.iter().map(String::as_str))
+    {
+        h.update((part.len() as u64).to_be_bytes());
+        h.update(part.as_bytes());
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn declined(tool: &str, action: &ElicitationAction) -> ToolError {
+    let how = match action {
+        ElicitationAction::Cancel => "cancelled the confirmation",
+        _ => "declined",
+    };
+    ToolError::new(
+        ErrorKind::Declined,
+        format!(
+            "The person {how}: `{tool}` sent nothing to Mattermost. Do not try again unless they ask you to; \
+             ask them what to change instead."
+        ),
+    )
+    .with("sent", serde_json::Value::Bool(false))
+}
+
+fn unticked(tool: &str) -> ToolError {
+    ToolError::new(
+        ErrorKind::Declined,
+        format!(
+            "The person answered without ticking the confirmation: `{tool}` sent nothing to Mattermost. Do not \
+             try again unless they ask you to."
+        ),
+    )
+    .with("sent", serde_json::Value::Bool(false))
+}
+
+/// The refusal for a client that cannot ask the person.
+pub fn cannot_ask(tool: &str, why: &str) -> ToolError {
+    ToolError::new(
+        ErrorKind::CannotAsk,
+        format!(
+            "`{tool}` changes what other people see, so it asks the person first, and this MCP client cannot ask \
+             ({why}). Nothing was sent. Use a client that supports elicitation, or, if your client shows its own \
+             approval for every tool call, the person who runs this server can set MATTERMOST_CONFIRM_WRITES=never \
+             (then nothing asks)."
+        ),
+    )
+    .with("sent", serde_json::Value::Bool(false))
+}
+
+/// The person's answer, read from an elicitation result.
+fn answer(tool: &str, result: &ElicitResult) -> Result<(), ToolError> {
+    match result.action {
+        ElicitationAction::Accept => {
+            let ticked = result
+                .content
+                .as_ref()
+                .and_then(|c| c.get(FIELD))
+                .and_then(serde_json::Value::as_bool)
+                == Some(true);
+            if ticked { Ok(()) } else { Err(unticked(tool)) }
+        }
+        ref other => Err(declined(tool, other)),
+    }
+}
+
+/// The answer to this call's question, when the client retried it with one (2026-07-28).
+fn response<A>(input: &Input<A>) -> Option<Result<ElicitResult, ToolError>> {
+    let raw = input.client.input_responses.as_ref()?.get(KEY)?;
+    Some(serde_json::from_value::<ElicitResult>(raw.clone()).map_err(|e| {
+        ToolError::new(
+            ErrorKind::Refused,
+            format!(
+                "The client's answer to the confirmation is not an elicitation result ({e}); nothing was sent. \
+                 Call the tool again to be asked again."
+            ),
+        )
+    }))
+}
+
+/// Called first by every tool that asks: a retried call whose answer is a decline, a cancel or an
+/// unticked box ends here, before any request reaches Mattermost.
+pub fn preflight<A>(input: &Input<A>) -> Result<(), Stop> {
+    if input.client.confirm_writes == ConfirmWrites::Never {
+        return Ok(());
+    }
+    match response(input) {
+        Some(Ok(r)) => answer(input.tool, &r).map_err(Stop::Error),
+        Some(Err(e)) => Err(Stop::Error(e)),
+        None => Ok(()),
+    }
+}
+
+fn form(question: &Question) -> Result<ElicitRequestParams, ToolError> {
+    let action = question.action.clone();
+    let schema: ElicitationSchema = ElicitationSchema::builder()
+        .required_bool_with(FIELD, |b| {
+            b.title(action).description(
+                "Tick to send exactly this. Leave it unticked, decline or cancel to send nothing.",
+            )
+        })
+        .build()
+        .map_err(|e| ToolError::internal(format!("internal error: the confirmation form ({e})")))?;
+    Ok(ElicitRequestParams::FormElicitationParams {
+        meta: None,
+        message: question.text.clone(),
+        requested_schema: schema,
+    })
+}
+
+/// Asks the person to confirm `question` before the write, in the form the client speaks. `Ok` means
+/// go ahead; declined, cancelled, unticked, unable to ask, or (2026-07-28) asked now and to be answered
+/// by a retried call: an error or the input-required result, and nothing must be sent.
+pub async fn ask<A>(cx: &Ctx, input: &Input<A>, question: &Question) -> Result<Confirmed, Stop> {
+    let client = &input.client;
+    if client.confirm_writes == ConfirmWrites::Never {
+        return Ok(Confirmed::NotAsked);
+    }
+    let tool = input.tool;
+    if !client.can_elicit() {
+        return Err(Stop::Error(cannot_ask(
+            tool,
+            "it did not declare the elicitation capability",
+        )));
+    }
+    let person = cx.my_id().await?;
+    let bound = digest(tool, &person, &question.binding);
+    if client.stateless() {
+        return stateless(input, question, &bound);
+    }
+    let Some(peer) = client.peer.as_ref() else {
+        return Err(Stop::Error(cannot_ask(
+            tool,
+            "there is no session to ask through",
+        )));
+    };
+    let params = form(question)?;
+    match peer.create_elicitation(params).await {
+        Ok(result) => answer(tool, &result)
+            .map(|()| Confirmed::ByPerson)
+            .map_err(Stop::Error),
+        Err(e) => Err(Stop::Error(
+            ToolError::new(
+                ErrorKind::CannotAsk,
+                format!(
+                    "The client could not ask the person ({e}); `{tool}` sent nothing to Mattermost. Call it again to be \
+                     asked again."
+                ),
+            )
+            .with("sent", serde_json::Value::Bool(false)),
+        )),
+    }
+}
+
+/// The 2026-07-28 form: ask with an input-required result, or read the answer of the retried call.
+fn stateless<A>(input: &Input<A>, question: &Question, bound: &str) -> Result<Confirmed, Stop> {
+    let tool = input.tool;
+    let codec = codec().ok_or_else(|| {
+        Stop::Error(cannot_ask(
+            tool,
+            "this server has no key to seal the question with",
+        ))
+    })?;
+    match (response(input), input.client.request_state.as_deref()) {
+        (Some(result), Some(state)) => {
+            answer(tool, &result?)?;
+            let sealed: Sealed = codec.open_json_with(state, bound.as_bytes()).map_err(|e| {
+                Stop::Error(match e {
+                    RequestStateError::Expired => ToolError::new(
+                        ErrorKind::Changed,
+                        format!(
+                            "The confirmation was answered more than {} minutes after it was asked; `{tool}` sent nothing. \
+                             Call it again to be asked again.",
+                            TTL.as_secs() / 60
+                        ),
+                    ),
+                    _ => ToolError::new(
+                        ErrorKind::Changed,
+                        format!(
+                            "What the person confirmed is not what `{tool}` would send now: the post, channel or people \
+                             it acts on changed since they were asked, or the call's arguments are not the ones they were \
+                             asked about. Nothing was sent. Call it again to be asked about it as it is now."
+                        ),
+                    ),
+                })
+            })?;
+            if !use_once(&sealed.nonce) {
+                return Err(Stop::Error(ToolError::new(
+                    ErrorKind::Changed,
+                    format!(
+                        "This confirmation was used already; one answer sends once. `{tool}` sent nothing now. Call it \
+                         again to be asked again."
+                    ),
+                )));
+            }
+            Ok(Confirmed::ByPerson)
+        }
+        (Some(_), None) => Err(Stop::Error(ToolError::new(
+            ErrorKind::Refused,
+            format!(
+                "The call carries an answer to a confirmation but not the request state it was asked with; `{tool}` \
+                 sent nothing. Call it again without an answer to be asked."
+            ),
+        ))),
+        (None, _) => {
+            let sealed = Sealed {
+                nonce: random_hex(16)?,
+            };
+            let state = codec
+                .seal_json_with(
+                    &sealed,
+                    &SealOptions::new()
+                        .associated_data(bound.as_bytes())
+                        .ttl(TTL),
+                )
+                .map_err(|e| {
+                    ToolError::internal(format!("internal error: sealing the question ({e})"))
+                })?;
+            let mut requests = InputRequests::new();
+            requests.insert(
+                KEY.to_string(),
+                InputRequest::Elicitation(ElicitRequest::new(form(question)?)),
+            );
+            Err(Stop::NeedsInput(Box::new(InputRequiredResult::new(
+                Some(requests),
+                Some(state),
+            ))))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_digest_binds_every_part_and_their_boundaries() {
+        let a = digest("t", "me", &["ab".into(), "c".into()]);
+        assert_eq!(a, digest("t", "me", &["ab".into(), "c".into()]));
+        assert_ne!(a, digest("t", "me", &["a".into(), "bc".into()]));
+        assert_ne!(a, digest("t", "you", &["ab".into(), "c".into()]));
+        assert_ne!(a, digest("u", "me", &["ab".into(), "c".into()]));
+    }
+
+    #[test]
+    fn a_nonce_is_used_once() {
+        let n = random_hex(16).expect("random");
+        assert_eq!(n.len(), 32);
+        assert!(use_once(&n));
+        assert!(!use_once(&n));
+    }
+
+    #[test]
+    fn only_a_ticked_acceptance_goes_ahead() {
+        let yes = ElicitResult::new(ElicitationAction::Accept)
+            .with_content(serde_json::json!({ FIELD: true }));
+        assert!(answer("t", &yes).is_ok());
+        let unticked = ElicitResult::new(ElicitationAction::Accept)
+            .with_content(serde_json::json!({ FIELD: false }));
+        assert_eq!(
+            answer("t", &unticked).map_err(|e| e.kind),
+            Err(ErrorKind::Declined)
+        );
+        let empty = ElicitResult::new(ElicitationAction::Accept);
+        assert!(answer("t", &empty).is_err());
+        for action in [ElicitationAction::Decline, ElicitationAction::Cancel] {
+            let e = answer("t", &ElicitResult::new(action)).unwrap_err();
+            assert_eq!(e.kind, ErrorKind::Declined);
+            assert!(e.message.contains("sent nothing"), "{}", e.message);
+        }
+    }
+}
