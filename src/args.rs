@@ -143,7 +143,7 @@ impl Kind {
                     default: 30,
                     max: 200,
                 });
-                json!({ "type": "integer", "minimum": 1, "maximum": l.max, "default": l.default })
+                json!({ "type": "integer", "maximum": l.max, "default": l.default })
             }
             Kind::Cursor => json!({ "type": "string" }),
         }
@@ -182,7 +182,8 @@ pub fn input_schema(args: &[Arg], limit: Option<Limit>) -> Map<String, Value> {
     if !required.is_empty() {
         out.insert("required".into(), Value::Array(required));
     }
-    out.insert("additionalProperties".into(), json!(false));
+    // Unknown arguments are refused by the check, naming the accepted ones; the schema leaves
+    // `additionalProperties` out to keep `tools/list` small.
     out
 }
 

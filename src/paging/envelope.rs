@@ -85,6 +85,9 @@ fn is_false(b: &bool) -> bool {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct Envelope<I, X> {
     pub items: Vec<I>,
+    // `returned`, `total_known`, `capped` and `requests` are in every answer as the server's
+    // instructions describe them; the published schema leaves them out to keep `tools/list` small.
+    #[schemars(skip)]
     pub returned: usize,
     pub has_more: bool,
     /// Pass it back as `cursor`, with the same other arguments, for the next page.
@@ -94,11 +97,14 @@ pub struct Envelope<I, X> {
     pub total: Option<u64>,
     /// false when counting the list would cost as much as reading it.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
     pub total_known: Option<bool>,
     /// Mattermost's own cap cut the list.
     #[serde(default, skip_serializing_if = "is_false")]
+    #[schemars(skip)]
     pub capped: bool,
     /// Mattermost requests the call made.
+    #[schemars(skip)]
     pub requests: u32,
     #[serde(flatten)]
     pub extra: X,

@@ -24,7 +24,7 @@ pub const TEAM_OF_CHANNEL: Arg = Arg {
     name: "team",
     kind: Kind::Team,
     required: false,
-    about: "The team a channel name is looked up in, when the name exists in several.",
+    about: "The channel's team, when its name is in several.",
     shapes: Some("narrows the channel name to one team"),
 };
 
@@ -33,7 +33,7 @@ pub const TEAM: Arg = Arg {
     name: "team",
     kind: Kind::Team,
     required: false,
-    about: "A team (id, name or display name); leave out for all your teams.",
+    about: "A team (id, name or display name); all yours when left out.",
     shapes: Some(
         "narrows the list to one team (with direct and group messages, which belong to none)",
     ),

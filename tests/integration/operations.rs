@@ -588,7 +588,7 @@ async fn an_operation_the_scope_does_not_declare_is_refused_by_the_transport() {
         .await
         .expect_err("refused");
     assert!(
-        matches!(&e, DispatchError::Mattermost { error: MmError::Refused(why), .. } if why.contains("does not declare")),
+        matches!(&e, DispatchError::Mattermost { error: MmError::Refused(why), .. } if why.contains("its declaration does not")),
         "{e:?}"
     );
     assert!(listener.take().is_empty(), "nothing was sent");

@@ -1168,15 +1168,15 @@ async fn search_posts_matches_as_its_description_says() {
         let t = text(name);
         for said in [
             "full text",
-            "stop words",
-            "in:channel (all teams: only DM/group names",
-            "-before: -after: -on: exclude days",
+            "in:channel (across teams only in:@user or a group)",
+            "a leading - excludes",
         ] {
             assert!(t.contains(said), "{name} says `{said}`: {t}");
         }
     }
     assert!(text("search_posts").contains("@name matches the word name"));
-    assert!(text("search_posts").contains("from:user (team members only)"));
+    assert!(text("search_posts").contains("stop words ignored"));
+    assert!(text("search_posts").contains("from:user (team members)"));
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -24,7 +24,7 @@ pub const TOOL: Tool = Tool {
     name: "get_channel",
     title: "A channel",
     description: "One channel by id, name, display name, @username, URL or post permalink, and whether you are \
-                  a member (false for a public channel not joined). A member also gets unread, mentions and \
+                  a member (false for a public channel not joined); a member also gets unread, mentions and \
                   member_count.",
     toolset: Toolset::Channels,
     args: &[CHANNEL, TEAM_OF_CHANNEL],

@@ -23,20 +23,19 @@ const TERMS: Arg = Arg {
     name: "terms",
     kind: Kind::Text { max: 500 },
     required: true,
-    about: "Words of the name or content (all unless match_any), \"phrase\", prefix*, ext:pdf, from:user, \
-            in:channel (all teams: only DM/group names, in:@bob), -word -ext: -from: -in: exclude, \
-            before:/after:/on:YYYY-MM-DD UTC (-before: -after: -on: exclude days).",
+    about: "Words of the name or content (all, unless match_any), \"phrase\", prefix*, ext:pdf, from:user, \
+            in:channel (across teams only in:@user or a group), before:/after:/on:YYYY-MM-DD (UTC); a leading - \
+            excludes.",
     shapes: None,
 };
 
 pub const TOOL: Tool = Tool {
     name: "search_files",
     title: "Search files",
-    description: "Files in your channels (one team or all yours) whose name or content matches \
-                  search terms, newest first: name, type, size, author, channel and the post's \
-                  permalink. Words match as full text (other forms of a word too; stop words are \
-                  ignored). Mattermost answers at most the 100 newest matching files: then capped: \
-                  true, and `older` gives terms that reach older ones. read_file reads one.",
+    description: "Files in your channels (one team or all yours) whose name or content matches search terms, \
+                  newest first: name, type, size, author, channel, post. Words match as full text. Mattermost \
+                  answers at most the 100 newest matches: then capped: true, and `older` gives terms that \
+                  reach older ones. read_file reads one.",
     toolset: Toolset::Files,
     args: &[TERMS, super::TEAM, MATCH_ANY, INCLUDE_ARCHIVED],
     answer: Answer::List {

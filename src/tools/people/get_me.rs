@@ -14,8 +14,8 @@ use serde::{Deserialize, Serialize};
 pub const TOOL: Tool = Tool {
     name: "get_me",
     title: "Who am I",
-    description: "Who this server acts as: id, username, name, nickname, email, roles, locale, timezone, bot \
-                  flag, and the Mattermost server's address and version.",
+    description: "Who this server acts as (id, username, name, email, roles, locale, timezone, bot) and the \
+                  Mattermost server's address and version.",
     toolset: Toolset::People,
     args: &[],
     answer: Answer::One,

@@ -16,9 +16,8 @@ use std::collections::HashMap;
 pub const TOOL: Tool = Tool {
     name: "get_status",
     title: "Who is online",
-    description: "The presence of up to 100 people: online, away, dnd or offline, set_by_user, last activity, \
-                  Do Not Disturb end, custom status (offline without last_activity when Mattermost holds \
-                  none). Unknown names are in not_found.",
+    description: "The presence of up to 100 people: online, away, dnd or offline, whether they set it, last \
+                  activity, Do Not Disturb end and custom status. Unknown names are in not_found.",
     toolset: Toolset::People,
     args: &[USERS],
     answer: Answer::Bounded {

@@ -12,7 +12,7 @@ pub const TOOL: Tool = Tool {
     name: "get_users",
     title: "Look people up",
     description: "Up to 100 people by username, id or email, each once in the order given. Names nobody has \
-                  are in not_found with the closest usernames; the call fails only when nobody is found.",
+                  are in not_found with the closest usernames.",
     toolset: Toolset::People,
     args: &[USERS],
     answer: Answer::Bounded {

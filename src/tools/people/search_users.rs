@@ -31,9 +31,9 @@ const USER_SEARCH_CAP: i64 = 1000;
 pub const TOOL: Tool = Tool {
     name: "search_users",
     title: "Search people",
-    description: "People by username in whom each word of `term` appears anywhere in the username, first or \
-                  last name, nickname or email (as shown to you), or is their id. `team` or `channel` (one you \
-                  are in) narrows to members. At most 1000 (then capped).",
+    description: "People in whom each word of `term` appears anywhere in the username, first or last name, \
+                  nickname or email (as shown to you), or is their id; `team` or `channel` (one you are in) \
+                  narrows to members. At most 1000 (then capped).",
     toolset: Toolset::People,
     args: &[
         Arg {

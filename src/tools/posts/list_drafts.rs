@@ -17,10 +17,9 @@ use serde::Deserialize;
 pub const TOOL: Tool = Tool {
     name: "list_drafts",
     title: "List drafts",
-    description: "Your unsent (synced) drafts, most recently changed first, each with its \
-                  channel and, for a reply, its thread's root; direct and group message drafts once. \
-                  Read whole once per cursor chain, as the order moves while you type: later pages \
-                  cost no request.",
+    description: "Your unsent (synced) drafts, most recently changed first, each with its channel and, for a \
+                  reply, its thread's root. Read whole once per cursor chain, as the order moves while you \
+                  type.",
     toolset: Toolset::Posts,
     args: &[super::TEAM],
     answer: Answer::List {

@@ -16,9 +16,8 @@ use serde::Deserialize;
 pub const TOOL: Tool = Tool {
     name: "list_emoji",
     title: "List custom emoji",
-    description: "This Mattermost's custom emoji, by name, each with who added it. Mattermost pages them by \
-                  offset; the list is read whole once per cursor chain (200 a request, by name) and later \
-                  pages cost no request.",
+    description: "This Mattermost's custom emoji by name, each with who added it; read whole once per cursor \
+                  chain.",
     toolset: Toolset::Posts,
     args: &[],
     answer: Answer::List {

@@ -43,11 +43,10 @@ const MENTION_BODY: [(&str, Source); 6] = body(
 pub const TOOL: Tool = Tool {
     name: "list_mentions",
     title: "List mentions of you",
-    description: "Posts by others that mention you, newest first: @username, and your first name \
-                  and mention keys when your notification settings make them mentions (not @channel, \
-                  @all, @here). Your keys are searched as words and true mentions kept; Mattermost \
-                  answers at most the 100 newest matches: then capped: true, and `older` gives a \
-                  `before` day to call again with. Messages over 4000 characters are cut.",
+    description: "Posts by others that mention you, newest first: @username, and your first name and mention \
+                  keys when your notification settings make them mentions (not @channel, @all, @here). \
+                  Mattermost answers at most the 100 newest: then capped: true, and `older` gives a `before` \
+                  day to call again with.",
     toolset: Toolset::Posts,
     args: &[
         super::TEAM,

@@ -16,9 +16,9 @@ use serde::Deserialize;
 pub const TOOL: Tool = Tool {
     name: "list_pinned_posts",
     title: "List a channel's pinned posts",
-    description: "The posts pinned in a channel, newest first (ties by id). Each page reads the \
-                  list again and goes on after the last post shown, so pins added or removed between \
-                  pages neither skip nor repeat others. Messages over 4000 characters are cut.",
+    description: "The posts pinned in a channel, newest first. Each page reads the list again and goes on \
+                  after the last post shown, so pins added or removed between pages neither skip nor repeat \
+                  others.",
     toolset: Toolset::Posts,
     args: &[super::CHANNEL, super::TEAM_OF_CHANNEL],
     answer: Answer::List {

@@ -14,9 +14,8 @@ use serde::{Deserialize, Serialize};
 pub const TOOL: Tool = Tool {
     name: "list_reactions",
     title: "List a post's reactions",
-    description: "The reactions to a post, one item per emoji in the order each was first used: how many, and \
-                  who reacted, by username, in the order they did. A post holds at most 500 different emoji \
-                  (Mattermost's limit), so the answer comes whole, without a cursor.",
+    description: "The reactions to a post, one item per emoji in the order first used: how many, and who, by \
+                  username. A post holds at most 500 different emoji, so the answer comes whole.",
     toolset: Toolset::Posts,
     args: &[super::POST],
     answer: Answer::Bounded {

@@ -17,11 +17,9 @@ use serde::Deserialize;
 pub const TOOL: Tool = Tool {
     name: "list_saved",
     title: "List saved posts",
-    description: "The posts you saved (flagged), newest first (ties by id), each with its channel. Mattermost \
-                  pages saved posts by an offset that shifts whenever a post is saved or unsaved, so the list \
-                  is read whole once per cursor chain (200 a request) and later pages cost no request. Posts \
-                  in channels you can no longer read are left out by Mattermost. Messages over 4000 \
-                  characters are cut.",
+    description: "The posts you saved (flagged), newest first, each with its channel. Mattermost pages them by \
+                  a shifting offset, so the list is read whole once per cursor chain. Posts in channels you \
+                  can no longer read are left out by Mattermost.",
     toolset: Toolset::Posts,
     args: &[],
     answer: Answer::List {

@@ -18,11 +18,9 @@ use serde::{Deserialize, Serialize};
 pub const TOOL: Tool = Tool {
     name: "list_threads",
     title: "List followed threads",
-    description: "The threads you follow, newest reply first (ties by root id): root post (cut \
-                  at 4000 characters), channel, replies, last reply, participants, unread replies \
-                  and mentions; direct and group threads once. Read whole once per cursor chain, as \
-                  the order moves when people reply: later pages cost no request and show each \
-                  thread once.",
+    description: "The threads you follow, newest reply first: root post, channel, replies, last reply, \
+                  participants, unread replies and mentions; direct and group threads once. Read whole once \
+                  per cursor chain, as the order moves when people reply.",
     toolset: Toolset::Posts,
     args: &[
         super::TEAM,

@@ -16,12 +16,10 @@ use serde::Deserialize;
 pub const TOOL: Tool = Tool {
     name: "read_channel",
     title: "Read a channel",
-    description: "A channel's posts, oldest first within a page. With no position it reads the newest page, \
-                  and next_cursor goes further back; `before`/`after` page back or forward from a post (posts \
-                  strictly earlier/later than its millisecond); `since` reads the posts written at or after a \
-                  time, oldest first, paging forward. A page ends on a whole millisecond, so one millisecond \
-                  of more posts than the limit is returned whole. Messages over 4000 characters are cut \
-                  (read_thread gives them whole).",
+    description: "A channel's posts, oldest first within a page. Without a position it reads the newest page \
+                  and next_cursor goes back; `before`/`after` read back or forward from a post, `since` \
+                  forward from a time. A page ends on a whole millisecond, so a millisecond of more posts than \
+                  the limit comes whole.",
     toolset: Toolset::Posts,
     args: &[
         super::CHANNEL,

@@ -19,9 +19,8 @@ use serde::{Deserialize, Serialize};
 pub const TOOL: Tool = Tool {
     name: "read_thread",
     title: "Read a thread",
-    description: "A whole thread, oldest first, from any post in it (a reply leads to its root): the root, then \
-                  every reply, messages never cut. Replies written in the same millisecond are each shown once, \
-                  in (time, id) order; next_cursor reads on.",
+    description: "A whole thread, oldest first, from any post in it: the root, then every reply, messages \
+                  never cut; replies of one millisecond each once, in (time, id) order.",
     toolset: Toolset::Posts,
     args: &[super::POST],
     answer: Answer::List {

@@ -25,12 +25,10 @@ pub const CONTEXT: u32 = 3;
 pub const TOOL: Tool = Tool {
     name: "read_unread",
     title: "Read what is unread in a channel",
-    description: "What is unread in one of your channels: the posts since you last viewed it, \
-                  oldest first, after up to 3 read posts (`context`), with first_unread, \
-                  unread_count and last_viewed; next_cursor goes forward. Nothing is marked read. A \
-                  channel never viewed is all unread (never_viewed), read newest page first. Only \
-                  members have unread posts: read_channel reads a channel you have not joined. \
-                  Messages over 4000 characters are cut.",
+    description: "What is unread in one of your channels: the posts since you last viewed it, oldest first, \
+                  after up to 3 read posts (`context`), with first_unread, unread_count and last_viewed; \
+                  next_cursor goes forward. A channel never viewed is all unread (never_viewed), newest page \
+                  first. Nothing is marked read. For a channel you have not joined use read_channel.",
     toolset: Toolset::Posts,
     args: &[super::CHANNEL, super::TEAM_OF_CHANNEL],
     answer: Answer::List {

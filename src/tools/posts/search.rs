@@ -27,9 +27,8 @@ pub const TERMS: Arg = Arg {
     name: "terms",
     kind: Kind::Text { max: 500 },
     required: true,
-    about: "Words (all must match unless match_any), \"phrase\", prefix*, #tag, from:user (team members only), \
-            in:channel (all teams: only DM/group names, in:@bob), -word -from: -in: exclude, \
-            before:/after:/on:YYYY-MM-DD UTC (-before: -after: -on: exclude days).",
+    about: "Words (all, unless match_any), \"phrase\", prefix*, #tag, from:user (team members), in:channel \
+            (across teams only in:@user or a group), before:/after:/on:YYYY-MM-DD (UTC); a leading - excludes.",
     shapes: None,
 };
 
@@ -37,7 +36,7 @@ pub const MATCH_ANY: Arg = Arg {
     name: "match_any",
     kind: Kind::Flag,
     required: false,
-    about: "true: a match needs any of the words, not all.",
+    about: "true: any word matches.",
     shapes: None,
 };
 
@@ -45,7 +44,7 @@ pub const INCLUDE_ARCHIVED: Arg = Arg {
     name: "include_archived",
     kind: Kind::Flag,
     required: false,
-    about: "true: search archived channels too.",
+    about: "true: archived channels too.",
     shapes: None,
 };
 

@@ -19,12 +19,10 @@ use serde::{Deserialize, Serialize};
 pub const TOOL: Tool = Tool {
     name: "search_posts",
     title: "Search posts",
-    description: "Posts matching search terms in your channels (one team or all yours), newest \
-                  first, each with its channel. Words match as full text: other forms of a word too \
-                  (deploy finds deployed), stop words are ignored, @name matches the word name. \
-                  Mattermost answers at most the 100 newest matches per term group: then capped: \
-                  true, and `older` gives terms that reach older ones. Messages over 4000 characters \
-                  are cut.",
+    description: "Posts matching search terms in your channels (one team or all yours), newest first, each \
+                  with its channel. Words match as full text (deploy finds deployed; stop words ignored; @name \
+                  matches the word name). Mattermost answers at most the 100 newest matches per term group: \
+                  then capped: true, and `older` gives terms that reach older ones.",
     toolset: Toolset::Posts,
     args: &[TERMS, super::TEAM, MATCH_ANY, INCLUDE_ARCHIVED],
     answer: Answer::List {
