@@ -26,6 +26,9 @@ pub enum Kind {
     Flag,
     /// Up to `max` files to attach, each `{name, content}` (UTF-8 text) or `{name, content_base64}`.
     Files { max: usize },
+    /// A JSON object of at most `max` bytes (the operation gateway's parameters), checked in full by
+    /// the tool that takes it.
+    Object { max: usize },
     /// A list's page size (added by the table to every list tool).
     Limit,
     /// A list's cursor (added by the table to every list tool).
@@ -138,6 +141,7 @@ impl Kind {
                     "additionalProperties": false
                 }
             }),
+            Kind::Object { .. } => json!({ "type": "object" }),
             Kind::Limit => {
                 let l = limit.unwrap_or(Limit {
                     default: 30,
@@ -154,6 +158,7 @@ impl Kind {
             Kind::Users { .. } => "an array of strings",
             Kind::Files { .. } => "an array of {name, content} or {name, content_base64} objects",
             Kind::Flag => "true or false",
+            Kind::Object { .. } => "a JSON object",
             Kind::Limit => "a whole number",
             _ => "a string",
         }
@@ -378,6 +383,16 @@ pub fn check(
                 for item in list {
                     let s = item.as_str().ok_or_else(wrong)?;
                     check_text(tool, a, s, MAX_REFERENCE)?;
+                }
+            }
+            Kind::Object { max } => {
+                value.as_object().ok_or_else(wrong)?;
+                let size = value.to_string().len();
+                if size > max {
+                    return Err(ToolError::bad_argument(format!(
+                        "`{}` of {tool} is {size} bytes of JSON; at most {max} are accepted. Send less.",
+                        a.name
+                    )));
                 }
             }
             Kind::Files { max } => {

@@ -1,6 +1,8 @@
 //! Every tool, in the order `tools/list` lists them, grouped into toolsets; and which of them a server
 //! offers: the toolsets `MATTERMOST_TOOLSETS` chooses (the reading toolsets by default), and the tools
-//! that write only when `MATTERMOST_ALLOW_WRITES=true`, whatever the toolsets say.
+//! that write only when `MATTERMOST_ALLOW_WRITES=true`, whatever the toolsets say (the operation
+//! gateway's `call_operation` is offered with its toolset, and each of its calls that would write is
+//! refused without writes allowed).
 
 use crate::config::ConfirmWrites;
 use crate::tool::{Tool, Toolset};
@@ -61,6 +63,10 @@ pub fn tools() -> &'static [&'static Tool] {
         &tools::writes::save_draft::TOOL,
         &tools::writes::delete_draft::TOOL,
         &tools::writes::set_post_reminder::TOOL,
+        // the operation gateway (toolset `api`: every operation, each write gated and asked per call)
+        &tools::api::find_operations::TOOL,
+        &tools::api::describe_operation::TOOL,
+        &tools::api::call_operation::TOOL,
     ];
     ALL
 }
@@ -132,9 +138,12 @@ impl Offer {
         }
     }
 
-    /// Whether a tool is offered.
+    /// Whether a tool is offered. A tool that decides per call whether it writes (the operation
+    /// gateway) is offered with its toolset; the server refuses each of its calls that would write
+    /// when writes are not allowed.
     pub fn offers(&self, tool: &Tool) -> bool {
-        self.toolsets.contains(&tool.toolset) && (self.allow_writes || !tool.writes())
+        self.toolsets.contains(&tool.toolset)
+            && (self.allow_writes || !tool.writes() || tool.planned_per_call())
     }
 
     /// The tools offered, in inventory order.

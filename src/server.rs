@@ -72,6 +72,8 @@ pub struct Server {
     people: People,
     offer: Offer,
     tools: Vec<&'static Tool>,
+    /// The same tools, shared with each call (the operation gateway names those covering an operation).
+    offered: Arc<[&'static Tool]>,
     listed: Vec<rmcp::model::Tool>,
     page_size: usize,
     budget: Duration,
@@ -135,10 +137,12 @@ impl Server {
     pub fn new(people: People, offer: Offer, page_size: usize, budget: Duration) -> Server {
         let tools = offer.tools();
         let listed = tools.iter().map(|t| describe(t)).collect();
+        let offered = tools.clone().into();
         Server {
             people,
             offer,
             tools,
+            offered,
             listed,
             page_size,
             budget,
@@ -189,16 +193,8 @@ impl Server {
     /// Why a tool that exists is not callable here, or `None` when it is.
     fn refusal(&self, name: &str) -> Option<ToolError> {
         let tool = inventory::find(name)?;
-        if tool.writes() && !self.offer.allow_writes {
-            return Some(ToolError::new(
-                ErrorKind::WritesNotAllowed,
-                format!(
-                    "`{name}` changes something in Mattermost, and this server was started without writes: it \
-                     offers only tools that read. The person who runs it can allow writes by setting \
-                     MATTERMOST_ALLOW_WRITES=true in its environment (writes others will see are then confirmed \
-                     with them first)."
-                ),
-            ));
+        if tool.writes() && !tool.planned_per_call() && !self.offer.allow_writes {
+            return Some(writes_not_allowed(&format!("`{name}`")));
         }
         Some(ToolError::new(
             ErrorKind::Refused,
@@ -221,11 +217,30 @@ impl Server {
         cancelled: Option<Cancelled>,
     ) -> Result<Value, Stop> {
         let (args, limit) = args::check(tool.name, &tool.all_args(), arguments, tool.limit())?;
+        let plan = tool.plan(args.map())?;
+        if plan.writes && !self.offer.allow_writes {
+            let what = match plan.operations.as_slice() {
+                [one] if tool.planned_per_call() => format!("`{}` through `{}`", one, tool.name),
+                _ => format!("`{}`", tool.name),
+            };
+            return Err(Stop::Error(writes_not_allowed(&what)));
+        }
+        if tool.planned_per_call() && tool.limit().is_some() && !cx.knows_me() {
+            // A list's cursor is bound to the person; a call whose scope declares only what its plan
+            // names learns who the person is first, in a scope of its own that declares only that.
+            let me = Arc::new(CallScope::new(
+                tool.name,
+                cx.token().clone(),
+                [crate::calls::ME.operation],
+                self.budget,
+            ));
+            me.run(cx.my_id()).await?;
+        }
         let scope = Arc::new(
             CallScope::new(
                 tool.name,
                 cx.token().clone(),
-                tool.operations(),
+                plan.operations,
                 self.budget,
             )
             .with_progress(progress)
@@ -325,6 +340,18 @@ impl Server {
     }
 }
 
+/// The refusal of a write (`what` names it) by a server started without writes.
+fn writes_not_allowed(what: &str) -> ToolError {
+    ToolError::new(
+        ErrorKind::WritesNotAllowed,
+        format!(
+            "{what} changes something in Mattermost, and this server was started without writes: it offers only \
+             tools that read. The person who runs it can allow writes by setting MATTERMOST_ALLOW_WRITES=true in \
+             its environment (writes others will see are then confirmed with them first)."
+        ),
+    )
+}
+
 /// The client's progress notifications for a request that asked for them.
 fn progress_of(rcx: &RequestContext<RoleServer>) -> Option<Progress> {
     let token = rcx.meta.get_progress_token()?;
@@ -395,6 +422,7 @@ impl ServerHandler for Server {
             input_responses: request.input_responses.clone(),
             request_state: request.request_state.clone(),
             confirm_writes: self.offer.confirm_writes,
+            offered: self.offered.clone(),
         };
         let ct = rcx.ct.clone();
         let cancelled: Cancelled = Box::new(move || ct.is_cancelled());

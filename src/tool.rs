@@ -140,12 +140,32 @@ impl From<ToolError> for Stop {
 pub type Run =
     for<'a> fn(&'a Ctx, Raw) -> Pin<Box<dyn Future<Output = Result<Value, Stop>> + Send + 'a>>;
 
+/// What one call of a tool whose operations depend on its arguments (the operation gateway) will
+/// send, worked out from its checked arguments before anything is sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    /// The operations the call's scope declares: the transport refuses any other.
+    pub operations: Vec<&'static str>,
+    /// Whether the call writes: refused, naming `MATTERMOST_ALLOW_WRITES`, when writes are not allowed.
+    pub writes: bool,
+}
+
+/// Works out a call's [`Plan`] from its checked arguments; an error is the call's answer, and nothing
+/// is sent.
+pub type Planner = fn(&Map<String, Value>) -> Result<Plan, ToolError>;
+
 /// A tool's code and the schema of what it answers, made together by [`one!`](crate::one) or
 /// [`list!`](crate::list).
 #[derive(Clone, Copy)]
 pub struct Code {
     pub run: Run,
     pub output: fn() -> JsonObject,
+    /// `None` for a tool that declares its calls: every call's scope declares them, and the tool is
+    /// offered only when writes are allowed if it writes. `Some` for a tool whose arguments name what it
+    /// sends (the operation gateway): each call's scope declares only what its plan names, and the
+    /// server refuses a plan that writes when writes are not allowed, so the tool itself is offered
+    /// whether writes are allowed or not.
+    pub plan: Option<Planner>,
 }
 
 /// A tool: its whole declaration and its code.
@@ -221,6 +241,23 @@ impl Tool {
     pub fn operations(&self) -> Vec<&'static str> {
         self.all_calls().iter().map(|c| c.operation).collect()
     }
+
+    /// What a call with these (checked) arguments may send: its plan for a tool whose arguments name
+    /// what it sends, otherwise every operation the tool declares, writing when the tool writes.
+    pub fn plan(&self, args: &Map<String, Value>) -> Result<Plan, ToolError> {
+        match self.code.plan {
+            Some(plan) => plan(args),
+            None => Ok(Plan {
+                operations: self.operations(),
+                writes: self.writes(),
+            }),
+        }
+    }
+
+    /// Whether what a call sends, and so whether it writes, is decided per call from its arguments.
+    pub fn planned_per_call(&self) -> bool {
+        self.code.plan.is_some()
+    }
 }
 
 /// How the call came in: the client that sent it, and what it said besides the arguments.
@@ -238,6 +275,9 @@ pub struct Client {
     pub request_state: Option<String>,
     /// Whether writes others will see ask the person first (`MATTERMOST_CONFIRM_WRITES`).
     pub confirm_writes: crate::config::ConfirmWrites,
+    /// The tools this server offers (the operation gateway names those that already cover an
+    /// operation).
+    pub offered: Arc<[&'static Tool]>,
 }
 
 impl Client {
@@ -470,6 +510,7 @@ macro_rules! one {
                 })
             },
             output: $crate::tool::output_schema::<$out>,
+            plan: None,
         }
     };
 }
@@ -490,6 +531,7 @@ macro_rules! list {
                 })
             },
             output: $crate::tool::output_schema::<$crate::paging::envelope::Envelope<$item, $extra>>,
+            plan: None,
         }
     };
     ($run:path => $item:ty) => {

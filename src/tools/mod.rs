@@ -1,6 +1,7 @@
 //! Every tool, one file each, by area: its declaration, its body and its output type. The inventory
 //! (`crate::inventory`) lists them; the arguments many tools share are declared here once.
 
+pub mod api;
 pub mod channels;
 pub mod files;
 pub mod people;
