@@ -67,8 +67,23 @@ pub fn generate(file: &syn::File, mut catalog: Catalog) -> Result<Output, String
         match function(entry, g) {
             Ok(f) => {
                 let name = ident(&format!("op_{}", g.method.trim_start_matches("r#")))?;
+                let boxed = ident(&format!("boxed_{}", g.method.trim_start_matches("r#")))?;
                 functions.push(f);
-                arms.push(quote! { #id => Ok(Box::pin(#name(client, entry, params, cap))), });
+                // Each operation's future is made and boxed in a function of its own: made inside
+                // the `match`, every arm's future would take its own slot in `dispatch`'s stack frame
+                // (unoptimized builds do not share them), some megabytes for 500 operations.
+                functions.push(quote! {
+                    #[inline(never)]
+                    fn #boxed<'a>(
+                        client: &'a Client,
+                        entry: &'static Entry,
+                        params: &'a Params,
+                        cap: usize,
+                    ) -> Pending<'a> {
+                        Box::pin(#name(client, entry, params, cap))
+                    }
+                });
+                arms.push(quote! { #id => Ok(#boxed(client, entry, params, cap)), });
             }
             Err(why) => {
                 not_generated.push(format!("{id}: {why}"));

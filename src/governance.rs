@@ -168,8 +168,15 @@ fn without_writes_allowed_no_tool_that_writes_is_offered() {
     for toolsets in [None, Some("all"), Some("writes"), Some("posts,writes")] {
         let offer = Offer::new(toolsets, false).expect("a valid offer");
         for t in offer.tools() {
+            // The operation gateway decides per call: offered without writes, it is published
+            // read-only and the server refuses each of its calls that would write.
             assert!(
-                t.hints.read_only,
+                offer.published(t).hints.read_only,
+                "{} writes but is offered without writes allowed (toolsets {toolsets:?})",
+                t.name
+            );
+            assert!(
+                t.hints.read_only || t.planned_per_call(),
                 "{} writes but is offered without writes allowed (toolsets {toolsets:?})",
                 t.name
             );

@@ -146,6 +146,17 @@ impl Offer {
             && (self.allow_writes || !tool.writes() || tool.planned_per_call())
     }
 
+    /// A tool as this server publishes it: a tool that decides per call whether it writes (the
+    /// operation gateway) is published read-only, idempotent and non-destructive when writes are not
+    /// allowed, since every call of it that would write is then refused.
+    pub fn published(&self, tool: &Tool) -> Tool {
+        let mut t = *tool;
+        if !self.allow_writes && t.planned_per_call() {
+            t.hints = crate::tool::READS;
+        }
+        t
+    }
+
     /// The tools offered, in inventory order.
     pub fn tools(&self) -> Vec<&'static Tool> {
         tools().iter().copied().filter(|t| self.offers(t)).collect()

@@ -136,7 +136,10 @@ fn list_binding() -> Binding {
 impl Server {
     pub fn new(people: People, offer: Offer, page_size: usize, budget: Duration) -> Server {
         let tools = offer.tools();
-        let listed = tools.iter().map(|t| describe(t)).collect();
+        let listed = tools
+            .iter()
+            .map(|t| describe(&offer.published(t)))
+            .collect();
         let offered = tools.clone().into();
         Server {
             people,
@@ -237,14 +240,9 @@ impl Server {
             me.run(cx.my_id()).await?;
         }
         let scope = Arc::new(
-            CallScope::new(
-                tool.name,
-                cx.token().clone(),
-                plan.operations,
-                self.budget,
-            )
-            .with_progress(progress)
-            .with_cancellation(cancelled),
+            CallScope::new(tool.name, cx.token().clone(), plan.operations, self.budget)
+                .with_progress(progress)
+                .with_cancellation(cancelled),
         );
         let budget = self.budget;
         let outcome = async {

@@ -214,6 +214,36 @@ fn cut(text: &str) -> String {
     format!("{head}…")
 }
 
+/// The operation a request went to: the catalog entry of that method whose path template matches the
+/// path, the one with the most literal segments when several do (`/users/me` is `GetUser`'s, and
+/// `/users/usernames` the POST lookup's). `None` when no template matches.
+pub fn of_request(method: &str, path: &str) -> Option<&'static Entry> {
+    let segments: Vec<&str> = path.trim_end_matches('/').split('/').collect();
+    catalog()
+        .operations
+        .iter()
+        .filter(|e| e.method.eq_ignore_ascii_case(method))
+        .filter_map(|e| {
+            let template: Vec<&str> = e.path.trim_end_matches('/').split('/').collect();
+            if template.len() != segments.len() {
+                return None;
+            }
+            let mut literal = 0;
+            for (t, s) in template.iter().zip(&segments) {
+                if t.starts_with('{') {
+                    continue;
+                }
+                if t != s {
+                    return None;
+                }
+                literal += 1;
+            }
+            Some((literal, e))
+        })
+        .max_by_key(|(literal, _)| *literal)
+        .map(|(_, e)| e)
+}
+
 /// The operation a name means (its id, or any spelling of it: `get_posts_for_channel`), when it can
 /// be called. The id to declare in the call scope is the entry's `id`.
 pub fn resolve(operation: &str) -> Result<&'static Entry, DispatchError> {

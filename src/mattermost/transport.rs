@@ -52,17 +52,15 @@ pub struct Transport {
     pub policy: Policy,
 }
 
-/// True for requests that only read, which may be sent again: GET and HEAD, and the POST searches and
-/// lookups (their paths end in `/search`, `/ids`, `/usernames` or `/autocomplete`).
-pub fn reads(method: &Method, path: &str) -> bool {
-    if method == Method::GET || method == Method::HEAD {
-        return true;
+/// True for requests that only read, which may be sent again: the catalog's classification of the
+/// operation (`mattermost_spec::catalog::access`: GET and HEAD but the GETs that write, the POST
+/// searches and lookups, the read-only POSTs it names). An operation the catalog does not hold (the
+/// hand-written upload) reads only when it is a GET or HEAD.
+pub fn reads(operation: &str, method: &Method) -> bool {
+    match super::operations::catalog().get(operation) {
+        Some(entry) => entry.access == super::operations::Access::Read,
+        None => method == Method::GET || method == Method::HEAD,
     }
-    method == Method::POST
-        && matches!(
-            path.rsplit('/').next(),
-            Some("search" | "ids" | "usernames" | "autocomplete")
-        )
 }
 
 fn retry_after(response: &reqwest::Response) -> Option<Duration> {
@@ -213,7 +211,7 @@ impl ClientHooks<Transport> for Client {
         let null_array = null_is_empty(info.operation_id);
         let policy = &self.inner().policy;
         let scope = call::current();
-        let read = reads(request.method(), request.url().path());
+        let read = reads(info.operation_id, request.method());
         let mut rate_limited = 0u32;
         let mut failed = 0u32;
         let mut current = request;

@@ -87,7 +87,12 @@ async fn every_tool_answers_in_its_declared_shape_and_sends_only_the_operations_
                 tool.name
             ),
         }
-        let declared = tool.operations();
+        // A tool whose arguments name what it sends (the operation gateway) declares, per call, what
+        // its plan for these arguments names; any other tool, every operation of its declaration.
+        let declared = tool
+            .plan(args.as_object().expect("arguments are an object"))
+            .unwrap_or_else(|e| panic!("{}: no plan for {args}: {}", tool.name, e.message))
+            .operations;
         for r in sim.log() {
             let op = operation_of(&surface, &r).unwrap_or_else(|| {
                 panic!(

@@ -458,11 +458,13 @@ pub fn sample_args(tool: &mattermost_mcp::tool::Tool, r: &Rich) -> Value {
             Kind::User => json!("bob"),
             Kind::Users { .. } => json!(["bob", "alice"]),
             Kind::Text { .. } if a.name == "file" => json!(r.file),
+            Kind::Text { .. } if a.name == "operation" => json!("GetAllTeams"),
+            Kind::Text { .. } if a.name == "query" => json!("teams"),
             Kind::Text { .. } => json!("hello"),
             Kind::Time => json!("2023-11-14"),
             Kind::Flag => json!(false),
             Kind::Files { .. } => json!([{"name": "notes.txt", "content": "hello"}]),
-            Kind::Limit | Kind::Cursor => continue,
+            Kind::Object { .. } | Kind::Limit | Kind::Cursor => continue,
         };
         args.insert(a.name.to_string(), v);
     }

@@ -6,6 +6,7 @@ mod contract;
 mod demo_truth;
 mod faults;
 mod files;
+mod gateway;
 mod governance;
 mod harness;
 mod http;

@@ -74,10 +74,12 @@ fn args_for(tool: &Tool, d: &Demo) -> Map<String, Value> {
             Kind::User => json!("alice"),
             Kind::Users { .. } => json!(["alice", "demo"]),
             Kind::Text { .. } if a.name == "file" => json!(d.file),
+            Kind::Text { .. } if a.name == "operation" => json!("GetAllTeams"),
+            Kind::Text { .. } if a.name == "query" => json!("teams"),
             Kind::Text { .. } => json!("the"),
             Kind::Time => json!("2020-01-01"),
             Kind::Flag => json!(false),
-            Kind::Files { .. } | Kind::Limit | Kind::Cursor => continue,
+            Kind::Files { .. } | Kind::Object { .. } | Kind::Limit | Kind::Cursor => continue,
         };
         args.insert(a.name.to_string(), v);
     }

@@ -119,7 +119,9 @@ pub fn writes_in(log: &[LoggedRequest]) -> Vec<String> {
     log.iter()
         .filter(|r| {
             let m = r.method.parse().unwrap_or(reqwest::Method::GET);
-            !mattermost_mcp::mattermost::transport::reads(&m, &r.path)
+            let op = mattermost_mcp::mattermost::operations::of_request(&r.method, &r.path)
+                .map_or("", |e| e.id.as_str());
+            !mattermost_mcp::mattermost::transport::reads(op, &m)
         })
         .map(|r| format!("{} {}", r.method, r.path))
         .collect()

@@ -89,7 +89,7 @@ fn writes_of(tool: &Tool) -> Vec<&'static str> {
                     .to_ascii_uppercase()
                     .parse()
                     .unwrap_or(reqwest::Method::POST);
-                !mattermost_mcp::mattermost::transport::reads(&method, &o.path)
+                !mattermost_mcp::mattermost::transport::reads(op, &method)
             }
             None => true,
         })

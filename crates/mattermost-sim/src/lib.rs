@@ -44,5 +44,6 @@ mod world;
 pub use faults::{Fault, FaultRule};
 pub use ids::is_valid_id;
 pub use log::LoggedRequest;
+pub use router::served as routes;
 pub use sim::Sim;
 pub use world::{ChannelKind, World};

@@ -3,7 +3,7 @@
 
 use crate::http::HResult;
 use crate::routes::{
-    Ctx, channels, files, misc, oauth, posts, search, teams, threads, users, writes,
+    Ctx, channels, files, integrations, misc, oauth, posts, search, teams, threads, users, writes,
 };
 
 pub(crate) type Handler = fn(&mut Ctx) -> HResult;
@@ -301,6 +301,60 @@ pub(crate) static ROUTES: &[Route] = &[
         misc::emoji_by_name,
     ),
     r("GET", "/api/v4/emoji/{emoji_id}", misc::emoji_get),
+    // reached through the operation gateway only (routes/integrations.rs)
+    r(
+        "GET",
+        "/api/v4/hooks/incoming",
+        integrations::incoming_hooks,
+    ),
+    r(
+        "POST",
+        "/api/v4/hooks/incoming",
+        integrations::create_incoming_hook,
+    ),
+    r(
+        "GET",
+        "/api/v4/hooks/incoming/{hook_id}",
+        integrations::incoming_hook,
+    ),
+    r(
+        "GET",
+        "/api/v4/hooks/outgoing",
+        integrations::outgoing_hooks,
+    ),
+    r(
+        "GET",
+        "/api/v4/hooks/outgoing/{hook_id}",
+        integrations::outgoing_hook,
+    ),
+    r("GET", "/api/v4/bots", integrations::bots),
+    r("GET", "/api/v4/bots/{bot_user_id}", integrations::bot),
+    r(
+        "GET",
+        "/api/v4/channels/{channel_id}/bookmarks",
+        integrations::bookmarks,
+    ),
+    r(
+        "GET",
+        "/api/v4/users/{user_id}/teams/{team_id}/channels/categories/order",
+        integrations::sidebar_category_order,
+    ),
+    r(
+        "GET",
+        "/api/v4/users/{user_id}/teams/{team_id}/channels/categories",
+        integrations::sidebar_categories,
+    ),
+    r(
+        "GET",
+        "/api/v4/users/{user_id}/preferences",
+        integrations::preferences,
+    ),
+    r(
+        "GET",
+        "/api/v4/users/{user_id}/preferences/{category}",
+        integrations::preferences_by_category,
+    ),
+    r("GET", "/api/v4/limits/server", integrations::server_limits),
 ];
 
 fn alnum(s: &str) -> bool {
@@ -317,6 +371,9 @@ fn var_matches(name: &str, seg: &str) -> bool {
                     .all(|b| b.is_ascii_alphanumeric() || b"_-.".contains(&b))
         }
         "email" => !seg.is_empty(),
+        "category" | "preference_name" => {
+            !seg.is_empty() && seg.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        }
         "team_name" | "channel_name" => {
             !seg.is_empty()
                 && seg
@@ -357,6 +414,11 @@ fn match_template(template: &'static str, path: &str) -> Option<Vec<(&'static st
         }
     }
     Some(vars)
+}
+
+/// Every route served: its method and path template, in the order they are tried.
+pub fn served() -> Vec<(&'static str, &'static str)> {
+    ROUTES.iter().map(|r| (r.method, r.template)).collect()
 }
 
 /// The route for a method and path, with its variables.

@@ -12,6 +12,7 @@ use crate::rng::Rng;
 
 mod channels;
 mod emoji;
+mod integrations;
 mod people;
 mod perms;
 mod posting;
@@ -19,6 +20,7 @@ mod writes;
 
 pub(crate) use channels::NewChannel;
 pub(crate) use emoji::is_system_emoji;
+pub(crate) use integrations::{Bookmark, IncomingHook, Integrations, OutgoingHook};
 pub(crate) use perms::Perm;
 pub(crate) use posting::NewPost;
 pub(crate) use writes::{MAX_POST_SIZE, Preference, Reminder, WriteState};
@@ -253,6 +255,8 @@ pub struct World {
     thread_snapshots: HashMap<String, ThreadInfo>,
     /// What the write routes keep (pending post ids, preferences, reminders, settings).
     pub(crate) writes: WriteState,
+    /// Webhooks, bots' owners, channel bookmarks, the licence (the operation gateway's routes).
+    pub(crate) integrations: Integrations,
 }
 
 fn capitalize(s: &str) -> String {
@@ -341,6 +345,7 @@ impl World {
                 thread_auto_follow: true,
             },
             writes: WriteState::default(),
+            integrations: Integrations::default(),
         }
     }
 

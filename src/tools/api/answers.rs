@@ -308,7 +308,11 @@ pub fn page(shaped: &Shaped, position: Option<&Position>, limit: usize) -> Cut {
                 s
             });
             Cut {
-                items: if bytes.is_empty() { Vec::new() } else { vec![item] },
+                items: if bytes.is_empty() {
+                    Vec::new()
+                } else {
+                    vec![item]
+                },
                 next: (end < bytes.len()).then_some(Position::Byte { at: end }),
                 part,
             }
@@ -405,8 +409,15 @@ mod tests {
         let (items, meta) = list_of(&json!({"order": ["b", "a"], "posts": {"a": {"id": "a"}, "b": {"id": "b"}}, "next_post_id": ""}))
             .expect("a post list");
         assert_eq!(ids(&items), ["b", "a"]);
-        assert_eq!(meta, json!({"next_post_id": ""}).as_object().cloned().unwrap_or_default());
-        let (items, meta) = list_of(&json!({"channels": [{"id": "c"}], "total_count": 1})).expect("a wrapper");
+        assert_eq!(
+            meta,
+            json!({"next_post_id": ""})
+                .as_object()
+                .cloned()
+                .unwrap_or_default()
+        );
+        let (items, meta) =
+            list_of(&json!({"channels": [{"id": "c"}], "total_count": 1})).expect("a wrapper");
         assert_eq!(ids(&items), ["c"]);
         assert_eq!(meta.get("total_count"), Some(&json!(1)));
         assert!(list_of(&json!({"a": [{"id": "x"}], "b": [{"id": "y"}]})).is_none());

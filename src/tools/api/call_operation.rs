@@ -19,8 +19,8 @@
 //! for the cursor chain so that later pages cost no request (a read is read again when it is no
 //! longer kept; a write's answer is never sent for again).
 
-use super::answers::{self, Called, Position, Shaped};
 use super::OPERATION;
+use super::answers::{self, Called, Position, Shaped};
 use crate::args::{Arg, Kind, Limit};
 use crate::confirm::{self, Question};
 use crate::context::Ctx;
@@ -168,8 +168,15 @@ fn fits(t: &TypeInfo, v: &Value) -> bool {
 
 /// `v` is one of `t`'s enum values (as it is, or as the text of one).
 fn in_enum(t: &TypeInfo, v: &Value) -> bool {
-    let unquoted = |x: &Value| x.as_str().map(str::to_string).unwrap_or_else(|| x.to_string());
-    t.enum_values.is_empty() || t.enum_values.iter().any(|e| e == v || unquoted(e) == unquoted(v))
+    let unquoted = |x: &Value| {
+        x.as_str()
+            .map(str::to_string)
+            .unwrap_or_else(|| x.to_string())
+    };
+    t.enum_values.is_empty()
+        || t.enum_values
+            .iter()
+            .any(|e| e == v || unquoted(e) == unquoted(v))
 }
 
 /// A path value that names an object and nothing else: the characters of Mattermost's ids, names,
@@ -179,8 +186,7 @@ fn plain_path_value(s: &str) -> bool {
         && s != "."
         && s != ".."
         && s.len() <= 256
-        && s
-            .bytes()
+        && s.bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"-_.@+:~".contains(&b))
 }
 
@@ -226,13 +232,26 @@ fn check(e: &Entry, params: &Params) -> Result<(), ToolError> {
         let Some(p) = e.param(name) else { continue };
         let wants_array = p.schema.ty == "array";
         if !wants_array && !fits(&p.schema, value) {
-            return Err(refused(e, name, value, format!("it must be {}", p.schema.describe())));
+            return Err(refused(
+                e,
+                name,
+                value,
+                format!("it must be {}", p.schema.describe()),
+            ));
         }
         if !in_enum(&p.schema, value) {
-            return Err(refused(e, name, value, format!("it must be {}", p.schema.describe())));
+            return Err(refused(
+                e,
+                name,
+                value,
+                format!("it must be {}", p.schema.describe()),
+            ));
         }
         if p.location == "path" {
-            let text = value.as_str().map(str::to_string).unwrap_or_else(|| value.to_string());
+            let text = value
+                .as_str()
+                .map(str::to_string)
+                .unwrap_or_else(|| value.to_string());
             if !plain_path_value(&text) {
                 return Err(refused(
                     e,
@@ -277,7 +296,12 @@ fn check_body(e: &Entry, body: &Value, owned: &[&str]) -> Result<(), ToolError> 
     let Some(spec) = &e.body else { return Ok(()) };
     if spec.schema.ty == "object" {
         let Some(map) = body.as_object() else {
-            return Err(refused(e, BODY, body, format!("it must be {}", operations::expected(e, BODY))));
+            return Err(refused(
+                e,
+                BODY,
+                body,
+                format!("it must be {}", operations::expected(e, BODY)),
+            ));
         };
         for (name, value) in map {
             if owned.contains(&format!("body.{name}").as_str()) {
@@ -299,7 +323,12 @@ fn check_body(e: &Entry, body: &Value, owned: &[&str]) -> Result<(), ToolError> 
             }
         }
     } else if spec.schema.ty != "array" && !fits(&spec.schema, body) {
-        return Err(refused(e, BODY, body, format!("it must be {}", spec.schema.describe())));
+        return Err(refused(
+            e,
+            BODY,
+            body,
+            format!("it must be {}", spec.schema.describe()),
+        ));
     }
     Ok(())
 }
@@ -316,7 +345,9 @@ fn paged_by_gateway(e: &Entry, name: &str) -> ToolError {
 // ----- requests ---------------------------------------------------------------------------------
 
 fn shown_value(v: &Value) -> String {
-    v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string())
+    v.as_str()
+        .map(str::to_string)
+        .unwrap_or_else(|| v.to_string())
 }
 
 /// The request as sent: method, path with its values, and the query.
@@ -370,7 +401,12 @@ fn set(e: &Entry, params: &mut Params, name: &str, n: i64) {
 }
 
 /// Sends the operation once with `params`, reading at most `cap` bytes of a binary answer.
-async fn send(cx: &Ctx, e: &Entry, params: &Params, cap: usize) -> Result<(Reply, String), ToolError> {
+async fn send(
+    cx: &Ctx,
+    e: &Entry,
+    params: &Params,
+    cap: usize,
+) -> Result<(Reply, String), ToolError> {
     let request = request_of(e, params);
     match operations::call_capped(&cx.mm.api, &e.id, params, cap).await {
         Ok(reply) => Ok((reply, request)),
@@ -386,12 +422,15 @@ fn failed(cx: &Ctx, e: &Entry, d: DispatchError, request: &str) -> ToolError {
             return ToolError::bad_argument(other.to_string()).with("operation", json!(e.id));
         }
     };
-    let unsure = e.access == Access::Write
-        && crate::tools::writes::common::may_not_have_arrived(&error);
+    let unsure =
+        e.access == Access::Write && crate::tools::writes::common::may_not_have_arrived(&error);
     let needs = if super::admin_only(e) {
         " It needs a system administrator.".to_string()
     } else if !e.permissions.required.is_empty() {
-        format!(" It needs the permission {}.", e.permissions.required.join(", "))
+        format!(
+            " It needs the permission {}.",
+            e.permissions.required.join(", ")
+        )
     } else {
         String::new()
     };
@@ -588,7 +627,12 @@ async fn write(
                 ),
             )
         })?;
-        return Ok(page_of(&kept.shaped, Some(&p), input.limit as usize, kept.extra.clone()));
+        return Ok(page_of(
+            &kept.shaped,
+            Some(&p),
+            input.limit as usize,
+            kept.extra.clone(),
+        ));
     }
     confirm::preflight(input)?;
     let question = question(e, params);
@@ -758,7 +802,11 @@ async fn by_offset(
             extra.request = request;
             extra.status = status;
         }
-        let Shaped::List { items: got, meta: m } = shaped else {
+        let Shaped::List {
+            items: got,
+            meta: m,
+        } = shaped
+        else {
             // Not a list after all: the answer as it is, on pages of its own.
             return Ok(page_of(&shaped, None, input.limit as usize, extra));
         };
@@ -875,50 +923,110 @@ mod tests {
     #[test]
     fn the_plan_declares_exactly_the_named_operation_and_says_whether_it_writes() {
         let p = plan(&params(json!({"operation": "get_bots"}))).expect("a plan");
-        assert_eq!(p, Plan { operations: vec!["GetBots"], writes: false });
-        let p = plan(&params(json!({"operation": "CreateIncomingHook"}))).expect("a plan");
+        assert_eq!(
+            p,
+            Plan {
+                operations: vec!["GetBots"],
+                writes: false
+            }
+        );
+        let p = plan(&params(json!({"operation": "CreateIncomingWebhook"}))).expect("a plan");
         assert!(p.writes);
         let e = plan(&params(json!({"operation": "GetBotz"}))).expect_err("unknown");
         assert!(e.message.contains("GetBot"), "{}", e.message);
         let e = plan(&params(json!({"operation": "UploadFile"}))).expect_err("multipart");
-        assert!(e.message.contains("multipart") && e.message.contains("Nothing was sent"), "{}", e.message);
+        assert!(
+            e.message.contains("multipart") && e.message.contains("Nothing was sent"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]
     fn parameters_are_checked_before_anything_is_sent() {
         let id = "abcdefghijklmnopqrstuvwxyz";
         let cases = [
-            ("GetChannel", json!({"channel_id": id, "chanel": 1}), "takes no parameter"),
+            (
+                "GetChannel",
+                json!({"channel_id": id, "chanel": 1}),
+                "takes no parameter",
+            ),
             ("GetChannel", json!({}), "needs the parameter `channel_id`"),
-            ("GetChannel", json!({"channel_id": "../users/me"}), "a path value holds only"),
-            ("GetChannel", json!({"channel_id": "a b"}), "a path value holds only"),
+            (
+                "GetChannel",
+                json!({"channel_id": "../users/me"}),
+                "a path value holds only",
+            ),
+            (
+                "GetChannel",
+                json!({"channel_id": "a b"}),
+                "a path value holds only",
+            ),
             ("GetChannel", json!({"channel_id": 5}), "must be a string"),
             ("GetBots", json!({"page": 2}), "pages GetBots itself"),
-            ("GetBots", json!({"include_deleted": "maybe"}), "must be a boolean"),
-            ("GetPostsForChannel", json!({"channel_id": id, "per_page": 5}), "pages GetPostsForChannel itself"),
-            ("SearchPosts", json!({"team_id": id, "body": {"terms": "x", "page": 1}}), "body.page"),
+            (
+                "GetBots",
+                json!({"include_deleted": "maybe"}),
+                "must be a boolean",
+            ),
+            (
+                "GetPostsForChannel",
+                json!({"channel_id": id, "per_page": 5}),
+                "pages GetPostsForChannel itself",
+            ),
+            (
+                "SearchPosts",
+                json!({"team_id": id, "body": {"terms": "x", "page": 1}}),
+                "body.page",
+            ),
             ("SearchPosts", json!({"team_id": id}), "needs a body"),
-            ("GetUsers", json!({"sort": "sideways"}), "one of"),
+            (
+                "GetPostsForReporting",
+                json!({"body": {"sort_direction": "sideways"}}),
+                "one of",
+            ),
         ];
         for (op, p, want) in cases {
             let e = check(of(op), &params(p.clone())).expect_err("refused");
             assert!(e.message.contains(want), "{op} {p}: {}", e.message);
-            assert!(e.message.contains("Nothing was sent"), "{op} {p}: {}", e.message);
+            assert!(
+                e.message.contains("Nothing was sent"),
+                "{op} {p}: {}",
+                e.message
+            );
         }
         assert!(check(of("GetChannel"), &params(json!({"channel_id": id}))).is_ok());
-        assert!(check(of("GetUserByEmail"), &params(json!({"email": "a.b+c@example.com"}))).is_ok());
+        assert!(
+            check(
+                of("GetUserByEmail"),
+                &params(json!({"email": "a.b+c@example.com"}))
+            )
+            .is_ok()
+        );
         assert!(check(of("GetBots"), &params(json!({"include_deleted": "true"}))).is_ok());
     }
 
     #[test]
     fn a_question_shows_the_method_the_path_with_its_values_and_the_body() {
-        let e = of("CreateIncomingHook");
-        let p = params(json!({"body": {"channel_id": "abcdefghijklmnopqrstuvwxyz", "display_name": "Deploys"}}));
+        let e = of("CreateIncomingWebhook");
+        let p = params(
+            json!({"body": {"channel_id": "abcdefghijklmnopqrstuvwxyz", "display_name": "Deploys"}}),
+        );
         let q = question(e, &p);
         assert!(q.text.contains("POST /api/v4/hooks/incoming"), "{}", q.text);
-        assert!(q.text.contains("\"display_name\": \"Deploys\""), "{}", q.text);
-        let reordered = params(json!({"body": {"display_name": "Deploys", "channel_id": "abcdefghijklmnopqrstuvwxyz"}}));
-        assert_eq!(q.binding, question(e, &reordered).binding, "bound to the parameters, not their order");
+        assert!(
+            q.text.contains("\"display_name\": \"Deploys\""),
+            "{}",
+            q.text
+        );
+        let reordered = params(
+            json!({"body": {"display_name": "Deploys", "channel_id": "abcdefghijklmnopqrstuvwxyz"}}),
+        );
+        assert_eq!(
+            q.binding,
+            question(e, &reordered).binding,
+            "bound to the parameters, not their order"
+        );
         let r = request_of(of("GetChannel"), &params(json!({"channel_id": "abc"})));
         assert_eq!(r, "GET /api/v4/channels/abc");
     }

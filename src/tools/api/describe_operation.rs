@@ -125,8 +125,12 @@ fn type_words(t: &TypeInfo) -> String {
 }
 
 fn undocumented_file(u: &Option<mattermost_spec::catalog::Undocumented>) -> Option<String> {
-    u.as_ref()
-        .map(|u| format!("overrides/parameters/{} (server source: {})", u.file, u.source))
+    u.as_ref().map(|u| {
+        format!(
+            "overrides/parameters/{} (server source: {})",
+            u.file, u.source
+        )
+    })
 }
 
 /// How `call_operation` pages an operation of this kind.

@@ -143,7 +143,7 @@ pub fn rank(e: &Entry, query: &Query) -> i64 {
     }
     let (id, other) = searchable(e);
     let (mut matched, mut in_id, mut exact, mut stemmed) = (0i64, 0i64, 0i64, 0i64);
-    for w in &wanted {
+    for w in wanted {
         let exact_id = id.contains(w);
         let exact_other = other.contains(w);
         let by_stem = id.iter().chain(other.iter()).any(|x| stem(x) == stem(w));
@@ -196,7 +196,12 @@ async fn run(_cx: &Ctx, input: Input<Args>) -> Result<Page<FoundOperation>, Tool
         })
         .collect();
     let sorted = whole_list::sort(matches, Order::Ascending);
-    let (items, next) = whole_list::page(&sorted, Order::Ascending, after.as_ref(), input.limit as usize);
+    let (items, next) = whole_list::page(
+        &sorted,
+        Order::Ascending,
+        after.as_ref(),
+        input.limit as usize,
+    );
     Ok(Page::new(items)
         .continue_at(next)
         .with_total(sorted.len() as u64))
@@ -226,6 +231,11 @@ mod tests {
         assert_eq!(rank(of("GetBots"), &Query::new("sidebar")), 0);
         let bots = &Query::new("GetBots");
         assert!(rank(of("GetBots"), bots) > rank(of("GetBot"), bots));
-        assert!(rank(of("GetSidebarCategoriesForTeamForUser"), &Query::new("sidebar category")) > 0);
+        assert!(
+            rank(
+                of("GetSidebarCategoriesForTeamForUser"),
+                &Query::new("sidebar category")
+            ) > 0
+        );
     }
 }

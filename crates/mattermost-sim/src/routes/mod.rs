@@ -2,6 +2,7 @@
 
 pub(crate) mod channels;
 pub(crate) mod files;
+pub(crate) mod integrations;
 pub(crate) mod misc;
 pub(crate) mod oauth;
 pub(crate) mod posts;

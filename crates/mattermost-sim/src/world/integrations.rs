@@ -1,0 +1,185 @@
+//! Integrations and per-person settings the operation gateway reaches without a table tool: incoming
+//! and outgoing webhooks (`model.IncomingWebhook`, `model.OutgoingWebhook`), bots' owners
+//! (`model.Bot.OwnerId`), channel bookmarks (`model.ChannelBookmark`) and whether the server is
+//! licensed (bookmarks answer 501 without a licence, `api4/channel_bookmark.go`).
+
+use super::World;
+
+/// An incoming webhook (`IncomingWebhooks` row).
+#[derive(Clone, Debug)]
+pub(crate) struct IncomingHook {
+    pub id: String,
+    pub create_at: i64,
+    pub update_at: i64,
+    pub delete_at: i64,
+    pub user_id: String,
+    pub channel_id: String,
+    pub team_id: String,
+    pub display_name: String,
+    pub description: String,
+    pub channel_locked: bool,
+}
+
+/// An outgoing webhook (`OutgoingWebhooks` row).
+#[derive(Clone, Debug)]
+pub(crate) struct OutgoingHook {
+    pub id: String,
+    pub create_at: i64,
+    pub update_at: i64,
+    pub delete_at: i64,
+    pub creator_id: String,
+    pub channel_id: String,
+    pub team_id: String,
+    pub display_name: String,
+    pub trigger_words: Vec<String>,
+    pub callback_urls: Vec<String>,
+}
+
+/// A channel bookmark of type `link` (`ChannelBookmarks` row).
+#[derive(Clone, Debug)]
+pub(crate) struct Bookmark {
+    pub id: String,
+    pub create_at: i64,
+    pub update_at: i64,
+    pub delete_at: i64,
+    pub channel_id: String,
+    pub owner_id: String,
+    pub display_name: String,
+    pub sort_order: i64,
+    pub link_url: String,
+}
+
+/// What the integration routes keep.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Integrations {
+    pub incoming: Vec<IncomingHook>,
+    pub outgoing: Vec<OutgoingHook>,
+    pub bookmarks: Vec<Bookmark>,
+    /// (bot user id, owner user id).
+    pub bot_owners: Vec<(String, String)>,
+    /// A licence is installed (an Enterprise or Professional server).
+    pub licensed: bool,
+}
+
+// ----- seeding API -------------------------------------------------------------------------------
+
+impl World {
+    /// Install a licence: the licensed features (channel bookmarks) answer instead of 501.
+    pub fn license(&mut self) {
+        self.integrations.licensed = true;
+    }
+
+    /// A bot account owned by `owner` (`model.Bot.OwnerId`).
+    pub fn bot_owned_by(&mut self, username: &str, owner_id: &str) -> String {
+        let id = self.bot(username);
+        self.integrations.bot_owners.retain(|(b, _)| *b != id);
+        self.integrations
+            .bot_owners
+            .push((id.clone(), owner_id.to_string()));
+        id
+    }
+
+    /// An incoming webhook posting to `channel_id`, made by `user_id`.
+    pub fn incoming_webhook(&mut self, channel_id: &str, user_id: &str, name: &str) -> String {
+        let id = self.new_id();
+        let at = self.tick();
+        let team_id = self
+            .channel_by_id(channel_id)
+            .map(|c| c.team_id.clone())
+            .unwrap_or_default();
+        self.integrations.incoming.push(IncomingHook {
+            id: id.clone(),
+            create_at: at,
+            update_at: at,
+            delete_at: 0,
+            user_id: user_id.to_string(),
+            channel_id: channel_id.to_string(),
+            team_id,
+            display_name: name.to_string(),
+            description: String::new(),
+            channel_locked: false,
+        });
+        id
+    }
+
+    /// An outgoing webhook of `channel_id`'s team, fired by `trigger` in that channel.
+    pub fn outgoing_webhook(
+        &mut self,
+        channel_id: &str,
+        creator_id: &str,
+        name: &str,
+        trigger: &str,
+    ) -> String {
+        let id = self.new_id();
+        let at = self.tick();
+        let team_id = self
+            .channel_by_id(channel_id)
+            .map(|c| c.team_id.clone())
+            .unwrap_or_default();
+        self.integrations.outgoing.push(OutgoingHook {
+            id: id.clone(),
+            create_at: at,
+            update_at: at,
+            delete_at: 0,
+            creator_id: creator_id.to_string(),
+            channel_id: channel_id.to_string(),
+            team_id,
+            display_name: name.to_string(),
+            trigger_words: vec![trigger.to_string()],
+            callback_urls: vec!["https://hooks.example.com/outgoing".to_string()],
+        });
+        id
+    }
+
+    /// A link bookmark in `channel_id`, last in the channel's order.
+    pub fn bookmark(&mut self, channel_id: &str, owner_id: &str, name: &str, url: &str) -> String {
+        let id = self.new_id();
+        let at = self.tick();
+        let sort_order = self
+            .integrations
+            .bookmarks
+            .iter()
+            .filter(|b| b.channel_id == channel_id && b.delete_at == 0)
+            .count() as i64;
+        self.integrations.bookmarks.push(Bookmark {
+            id: id.clone(),
+            create_at: at,
+            update_at: at,
+            delete_at: 0,
+            channel_id: channel_id.to_string(),
+            owner_id: owner_id.to_string(),
+            display_name: name.to_string(),
+            sort_order,
+            link_url: url.to_string(),
+        });
+        id
+    }
+
+    /// A preference of a user (`Preferences` row), as `PUT /users/{user_id}/preferences` stores it.
+    pub fn set_preference(&mut self, user_id: &str, category: &str, name: &str, value: &str) {
+        self.writes
+            .preferences
+            .retain(|p| !(p.user_id == user_id && p.category == category && p.name == name));
+        self.writes.preferences.push(super::Preference {
+            user_id: user_id.to_string(),
+            category: category.to_string(),
+            name: name.to_string(),
+            value: value.to_string(),
+        });
+    }
+
+    /// The owner of a bot ("" when none was named).
+    pub(crate) fn bot_owner(&self, bot_id: &str) -> String {
+        self.integrations
+            .bot_owners
+            .iter()
+            .find(|(b, _)| b == bot_id)
+            .map(|(_, o)| o.clone())
+            .unwrap_or_default()
+    }
+
+    /// A fresh id and creation time, for a row created through the API.
+    pub(crate) fn new_row(&mut self) -> (String, i64) {
+        (self.new_id(), self.tick())
+    }
+}
