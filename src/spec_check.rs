@@ -121,6 +121,9 @@ pub fn tools_markdown() -> String {
                 }
             };
             let writes = match (t.hints.read_only, t.asks) {
+                _ if t.planned_per_call() => {
+                    " *Reads; writes only with MATTERMOST_ALLOW_WRITES=true, each asked first.*"
+                }
                 (true, _) => "",
                 (false, Asks::First(_)) => " *Writes; asks you first.*",
                 (false, Asks::Never) => " *Writes (only what you alone see); never asks.*",

@@ -53,6 +53,9 @@ pub enum Strategy {
     SearchCapped,
     /// [`file_lines`]
     FileLines,
+    /// By how Mattermost pages the operation called (the operation gateway's `tools::api::answers`:
+    /// walked by offset or by key, or read once and cut into pages).
+    ByOperation,
 }
 
 impl Strategy {
@@ -69,6 +72,7 @@ impl Strategy {
             Strategy::SavedPosts => "paging::saved_posts",
             Strategy::SearchCapped => "paging::search_capped",
             Strategy::FileLines => "paging::file_lines",
+            Strategy::ByOperation => "tools::api::answers",
         }
     }
 }

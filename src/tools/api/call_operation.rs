@@ -54,9 +54,8 @@ pub const TOOL: Tool = Tool {
     toolset: Toolset::Api,
     args: &[OPERATION, PARAMS],
     answer: Answer::List {
-        // The gateway pages by the operation's kind (`super::answers`); a whole answer is kept for its
-        // cursor chain as `paging::pages_with_ties` keeps a list.
-        strategy: Strategy::PagesWithTies,
+        // The gateway pages by the operation's kind (`super::answers`).
+        strategy: Strategy::ByOperation,
         limit: Limit::new(30, 200),
     },
     hints: Hints {
