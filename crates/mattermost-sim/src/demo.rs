@@ -713,6 +713,21 @@ impl World {
         w.archive(&incidents);
         w.deactivate(&heidi);
         let _ = frank;
+        // What only the operation gateway reaches: demo is a team admin of acme (so manages its
+        // webhooks), the server is licensed (channel bookmarks), ci-bot is demo's.
+        w.license();
+        w.make_team_admin(&acme, &demo);
+        w.incoming_webhook(&releases, &demo, "Release notes");
+        w.incoming_webhook(&eng, &alice, "CI failures");
+        w.outgoing_webhook(&town, &demo, "Standup bot", "standup");
+        w.bookmark(
+            &town,
+            &demo,
+            "Team handbook",
+            "https://example.com/handbook",
+        );
+        w.bookmark(&town, &alice, "On-call rota", "https://example.com/oncall");
+        w.bot_owned_by("ci-bot", &demo);
         w
     }
 }
