@@ -58,7 +58,10 @@ async fn every_tool_answers_in_its_declared_shape_and_sends_only_the_operations_
     let mcp = harness::spawn(
         &sim.url(),
         &sim.token("alice"),
-        &[("MATTERMOST_ALLOW_WRITES", "true")],
+        &[
+            ("MATTERMOST_ALLOW_WRITES", "true"),
+            ("MATTERMOST_TOOLSETS", "all"),
+        ],
         &[],
     )
     .await;

@@ -302,7 +302,10 @@ async fn a_value_never_changes_the_path_or_query_of_the_request_it_goes_into() {
     let mcp = harness::spawn(
         &sim.url(),
         &sim.token("alice"),
-        &[("MATTERMOST_ALLOW_WRITES", "true")],
+        &[
+            ("MATTERMOST_ALLOW_WRITES", "true"),
+            ("MATTERMOST_TOOLSETS", "all"),
+        ],
         &[],
     )
     .await;
@@ -381,7 +384,10 @@ async fn the_token_appears_in_no_result_error_log_line_or_panic() {
     let mcp = harness::spawn(
         &sim.url(),
         token,
-        &[("MATTERMOST_ALLOW_WRITES", "true")],
+        &[
+            ("MATTERMOST_ALLOW_WRITES", "true"),
+            ("MATTERMOST_TOOLSETS", "all"),
+        ],
         &[],
     )
     .await;

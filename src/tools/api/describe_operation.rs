@@ -45,7 +45,7 @@ pub struct ParamInfo {
     #[serde(rename = "type")]
     pub ty: String,
     pub required: bool,
-    #[serde(rename = "enum", skip_serializing_if = "Vec::is_empty")]
+    #[serde(rename = "enum", default, skip_serializing_if = "Vec::is_empty")]
     pub enum_values: Vec<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub default: Option<Value>,
@@ -61,7 +61,7 @@ pub struct BodyInfo {
     pub required: bool,
     #[serde(rename = "type")]
     pub ty: String,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fields: Vec<ParamInfo>,
     /// A minimal body the schema accepts (required fields, placeholder values).
     pub sample: Value,
@@ -72,7 +72,7 @@ pub struct BodyInfo {
 pub struct PagingInfo {
     pub kind: String,
     /// Its paging parameters (`page`, `per_page`, `body.cursor`, ...).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub params: Vec<String>,
     /// What is known to be odd about it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -109,7 +109,7 @@ pub struct Described {
     pub example: Value,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub since: Option<String>,
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub deprecated: bool,
     /// Why call_operation cannot send it.
     #[serde(skip_serializing_if = "Option::is_none")]

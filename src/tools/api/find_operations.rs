@@ -54,10 +54,10 @@ pub struct FoundOperation {
     /// How Mattermost pages it (`none`, `page_per_page`, `whole_list`, ...).
     pub paging: String,
     /// It needs a system administrator.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub admin_only: bool,
     /// Tools of this server that already do it: prefer them.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub covered_by: Vec<String>,
     /// Why call_operation cannot send it (a multipart upload).
     #[serde(skip_serializing_if = "Option::is_none")]
