@@ -411,7 +411,10 @@ async fn call_operation_reaches_a_dozen_operations_no_table_tool_covers() {
         1,
     )
     .await;
-    assert_eq!(texts(&items(&saved), "name"), [gw.root.clone()]);
+    assert_eq!(
+        texts(&items(&saved), "name"),
+        std::slice::from_ref(&gw.root)
+    );
     let prefs = call_one(
         &sim,
         &mcp,

@@ -846,7 +846,7 @@ async fn by_key(
 ) -> Result<Page<Value, Called>, ToolError> {
     let given = |n: &str| params.get(n).is_some_and(|v| !v.is_null());
     let (back, from) = match position {
-        None => (!(given("after") && !given("before")), None),
+        None => (!given("after") || given("before"), None),
         Some(Position::Key { back, id }) => (back, Some(id)),
         Some(_) => return Err(wrong_cursor(e)),
     };
