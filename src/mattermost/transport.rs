@@ -298,3 +298,30 @@ impl ClientHooks<Transport> for Client {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_follow_the_catalogs_classification_not_the_method_alone() {
+        assert!(reads("GetPostsForChannel", &Method::GET));
+        assert!(reads("SearchPosts", &Method::POST), "a POST search reads");
+        assert!(
+            reads("GetBulkReactions", &Method::POST),
+            "a read-only POST the catalog names"
+        );
+        assert!(!reads("CreatePost", &Method::POST));
+        assert!(!reads("CreateIncomingWebhook", &Method::POST));
+        assert!(
+            !reads("RevealPost", &Method::GET),
+            "a GET that starts a post's timer writes"
+        );
+        assert!(
+            !reads("UploadFile", &Method::POST),
+            "the multipart upload writes"
+        );
+        assert!(reads("NoSuchOperation", &Method::GET));
+        assert!(!reads("NoSuchOperation", &Method::PUT));
+    }
+}
