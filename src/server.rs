@@ -228,9 +228,11 @@ impl Server {
             };
             return Err(Stop::Error(writes_not_allowed(&what)));
         }
+        let mut learned = 0;
         if tool.planned_per_call() && tool.limit().is_some() && !cx.knows_me() {
             // A list's cursor is bound to the person; a call whose scope declares only what its plan
-            // names learns who the person is first, in a scope of its own that declares only that.
+            // names learns who the person is first, in a scope of its own that declares only that
+            // (its requests count in the call's `requests`).
             let me = Arc::new(CallScope::new(
                 tool.name,
                 cx.token().clone(),
@@ -238,12 +240,16 @@ impl Server {
                 self.budget,
             ));
             me.run(cx.my_id()).await?;
+            learned = me.requests();
         }
         let scope = Arc::new(
             CallScope::new(tool.name, cx.token().clone(), plan.operations, self.budget)
                 .with_progress(progress)
                 .with_cancellation(cancelled),
         );
+        for _ in 0..learned {
+            scope.count_request();
+        }
         let budget = self.budget;
         let outcome = async {
             let person = if tool.limit().is_some() {

@@ -797,3 +797,31 @@ async fn every_list_operation_the_simulator_serves_is_called_end_to_end_through_
         );
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_first_call_of_a_session_sends_only_its_operation_the_person_known_from_the_start() {
+    let (world, _) = gateway_world();
+    let sim = Sim::start(world).await.expect("the simulator starts");
+    let mcp = harness::spawn(
+        &sim.url(),
+        &sim.token("alice"),
+        &[("MATTERMOST_TOOLSETS", "api")],
+        &[],
+    )
+    .await;
+    // The start's token check (GET /users/me) tells the server who the person is, so even the first
+    // list call, whose cursor is bound to the person, sends only the operation it names.
+    sim.clear_log();
+    let first = mcp
+        .ok("call_operation", json!({"operation": "GetBots"}))
+        .await;
+    assert_eq!(texts(&items(&first), "username"), ["deploybot", "statsbot"]);
+    assert_eq!(requests(&sim.log()), ["GET /api/v4/bots"]);
+    assert_eq!(first["requests"], json!(1));
+    sim.clear_log();
+    let again = mcp
+        .ok("call_operation", json!({"operation": "GetBots"}))
+        .await;
+    assert_eq!(again["requests"], json!(1));
+    assert_eq!(requests(&sim.log()), ["GET /api/v4/bots"]);
+}
