@@ -825,3 +825,48 @@ async fn the_first_call_of_a_session_sends_only_its_operation_the_person_known_f
     assert_eq!(again["requests"], json!(1));
     assert_eq!(requests(&sim.log()), ["GET /api/v4/bots"]);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_file_comes_back_as_text_and_an_object_under_the_page_cap_whole() {
+    let (sim, mcp, gw) = start(&[], Recorder::default()).await;
+    let file = call_one(&sim, &mcp, "GetFile", json!({"file_id": gw.file}), 1).await;
+    assert_eq!(file["answer"], json!("text"), "{file}");
+    let text: String = items(&file)
+        .iter()
+        .filter_map(|i| i["text"].as_str().map(str::to_string))
+        .collect();
+    assert_eq!(text, "one\ntwo\n", "{file}");
+
+    // The client configuration is one object of many fields, under the 24,000 bytes of a page: it
+    // comes whole, on one page (an object over the cap is cut between its fields: the unit test
+    // a_large_object_is_cut_between_fields_and_every_field_comes_once in src/tools/api/answers.rs).
+    sim.clear_log();
+    let pages = mcp
+        .pages(
+            "call_operation",
+            json!({"operation": "GetClientConfig", "params": {"format": "old"}, "limit": 10}),
+        )
+        .await;
+    assert_eq!(pages.len(), 1, "{} pages", pages.len());
+    assert_eq!(pages[0]["answer"], json!("object"), "{}", pages[0]);
+    let fields: Vec<String> = pages
+        .iter()
+        .flat_map(items)
+        .flat_map(|i| {
+            i.as_object()
+                .map(|m| m.keys().cloned().collect::<Vec<_>>())
+                .unwrap_or_default()
+        })
+        .collect();
+    let distinct: BTreeSet<&String> = fields.iter().collect();
+    assert_eq!(distinct.len(), fields.len(), "each field once: {fields:?}");
+    assert!(
+        fields.iter().any(|f| f == "Version") && fields.iter().any(|f| f == "SiteURL"),
+        "{fields:?}"
+    );
+    assert_eq!(
+        sim.log().len(),
+        1,
+        "read once, later pages from the answer kept"
+    );
+}
