@@ -74,6 +74,7 @@ fn run() -> Result<(), String> {
     let normalized = repairs::normalize(&mut doc, &overrides)
         .map_err(|e| listing("the spec repairs in overrides/repairs/ do not apply", &e))?;
     let surface = Surface::of(&doc);
+    let null_arrays = null_array_operations(&doc);
     let release = if spec.pinned {
         pin.release.as_str()
     } else {
@@ -106,6 +107,7 @@ fn run() -> Result<(), String> {
     write(&out.join("operations.json"), &to_json(&dispatched.catalog)?)?;
     write(&out.join("normalization.json"), &to_json(&normalized)?)?;
     write(&out.join("surface.json"), &to_json(&surface)?)?;
+    write(&out.join("null_arrays.json"), &to_json(&null_arrays)?)?;
     write(
         &out.join("overrides.json"),
         &to_json(&describe(&overrides))?,
@@ -193,4 +195,27 @@ fn describe(o: &Overrides) -> serde_json::Value {
         })
         .collect();
     serde_json::json!({ "parameters": parameters, "repairs": repairs })
+}
+
+/// The operations the `null_array_responses` repair marked: their answer of `null` is read as `[]`.
+fn null_array_operations(doc: &serde_json::Value) -> Vec<String> {
+    let mut ids = Vec::new();
+    for item in doc["paths"]
+        .as_object()
+        .into_iter()
+        .flat_map(|p| p.values())
+    {
+        for op in item.as_object().into_iter().flat_map(|i| i.values()) {
+            if op
+                .get(repairs::NULL_IS_EMPTY)
+                .and_then(serde_json::Value::as_bool)
+                == Some(true)
+                && let Some(id) = op.get("operationId").and_then(serde_json::Value::as_str)
+            {
+                ids.push(id.to_string());
+            }
+        }
+    }
+    ids.sort();
+    ids
 }

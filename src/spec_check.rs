@@ -78,52 +78,70 @@ pub fn run(path: &Path) -> Result<(String, bool), String> {
     ))
 }
 
-/// The README's tool list, from the table: each tool with what it answers and how it pages.
+/// The README's tool list, from the inventory: toolset by toolset, each tool with its arguments, the
+/// first sentence of its description, how it pages and whether it writes and asks first.
 pub fn tools_markdown() -> String {
-    use crate::tool::Answer;
+    use crate::tool::{Answer, Asks, Toolset};
     let mut out = String::new();
-    for t in inventory::tools() {
-        let first = t
-            .description
-            .split(". ")
-            .next()
-            .unwrap_or(t.description)
-            .trim_end_matches('.');
-        let shape = match t.answer {
-            Answer::One => String::new(),
-            Answer::List { strategy, limit } => {
-                format!(
+    for set in Toolset::ALL {
+        let tools: Vec<_> = inventory::tools()
+            .iter()
+            .filter(|t| t.toolset == set)
+            .collect();
+        if tools.is_empty() {
+            continue;
+        }
+        let listed = if crate::tool::Toolset::DEFAULT.contains(&set) {
+            if set == Toolset::Writes {
+                "listed by default when writes are allowed"
+            } else {
+                "listed by default"
+            }
+        } else {
+            "listed when chosen in MATTERMOST_TOOLSETS"
+        };
+        out.push_str(&format!("\n**`{}`** ({listed}):\n\n", set.name()));
+        for t in tools {
+            let first = t
+                .description
+                .split(". ")
+                .next()
+                .unwrap_or(t.description)
+                .trim_end_matches('.');
+            let shape = match t.answer {
+                Answer::One => String::new(),
+                Answer::List { strategy, limit } => format!(
                     " *List: limit default {}, max {}; paged by `{}`.*",
                     limit.default,
                     limit.max,
                     strategy.module()
-                )
-            }
-            Answer::Bounded { max, .. } => {
-                format!(" *Bounded by its input (at most {max}); no cursor.*")
-            }
-        };
-        let writes = if t.hints.read_only {
-            ""
-        } else {
-            " *Writes: offered only with `MATTERMOST_ALLOW_WRITES=true`.*"
-        };
-        let args: Vec<String> = t
-            .args
-            .iter()
-            .map(|a| {
-                if a.required {
-                    a.name.to_string()
-                } else {
-                    format!("{}?", a.name)
+                ),
+                Answer::Bounded { max, .. } => {
+                    format!(" *Bounded by its input (at most {max}); no cursor.*")
                 }
-            })
-            .collect();
-        out.push_str(&format!(
-            "- `{}`({}): {first}.{shape}{writes}\n",
-            t.name,
-            args.join(", ")
-        ));
+            };
+            let writes = match (t.hints.read_only, t.asks) {
+                (true, _) => "",
+                (false, Asks::First(_)) => " *Writes; asks you first.*",
+                (false, Asks::Never) => " *Writes (only what you alone see); never asks.*",
+            };
+            let args: Vec<String> = t
+                .args
+                .iter()
+                .map(|a| {
+                    if a.required {
+                        a.name.to_string()
+                    } else {
+                        format!("{}?", a.name)
+                    }
+                })
+                .collect();
+            out.push_str(&format!(
+                "- `{}`({}): {first}.{shape}{writes}\n",
+                t.name,
+                args.join(", ")
+            ));
+        }
     }
     out
 }

@@ -83,6 +83,50 @@ fn jitter(max: Duration) -> Duration {
     Duration::from_millis(u64::from(nanos) % max_ms)
 }
 
+/// The operations whose answer is an array that Mattermost sends as `null` when it is empty (Go's nil
+/// slice), as the `null_array_responses` repair marked them in the spec.
+const NULL_ARRAYS: &str = include_str!(concat!(env!("OUT_DIR"), "/null_arrays.json"));
+
+/// Whether `operation` answers an array whose `null` means empty.
+pub fn null_is_empty(operation: &str) -> bool {
+    static SET: std::sync::OnceLock<std::collections::HashSet<String>> = std::sync::OnceLock::new();
+    SET.get_or_init(|| {
+        serde_json::from_str::<Vec<String>>(NULL_ARRAYS)
+            .unwrap_or_default()
+            .iter()
+            .map(|op| call::operation_key(op))
+            .collect()
+    })
+    .contains(&call::operation_key(operation))
+}
+
+/// Reads the body whole (up to `max`), so that a cut connection fails here; a successful answer of
+/// `null` from an operation that answers an array becomes `[]` when `null_is_empty`.
+async fn read_whole(
+    response: reqwest::Response,
+    max: usize,
+    null_is_empty: bool,
+) -> reqwest::Result<reqwest::Response> {
+    let response = buffer(response, max).await?;
+    if !null_is_empty || !response.status().is_success() {
+        return Ok(response);
+    }
+    let status = response.status();
+    let version = response.version();
+    let headers = response.headers().clone();
+    let body = response.bytes().await?;
+    let body = if body.trim_ascii() == b"null" {
+        bytes::Bytes::from_static(b"[]")
+    } else {
+        body
+    };
+    let mut rebuilt = http::Response::new(body.to_vec());
+    *rebuilt.status_mut() = status;
+    *rebuilt.version_mut() = version;
+    *rebuilt.headers_mut() = headers;
+    Ok(reqwest::Response::from(rebuilt))
+}
+
 /// Reads the body whole (up to `max`), so that a cut connection fails here.
 async fn buffer(response: reqwest::Response, max: usize) -> reqwest::Result<reqwest::Response> {
     let status = response.status();
@@ -164,8 +208,9 @@ impl ClientHooks<Transport> for Client {
     async fn exec(
         &self,
         request: reqwest::Request,
-        _info: &OperationInfo,
+        info: &OperationInfo,
     ) -> reqwest::Result<reqwest::Response> {
+        let null_array = null_is_empty(info.operation_id);
         let policy = &self.inner().policy;
         let scope = call::current();
         let read = reads(request.method(), request.url().path());
@@ -178,7 +223,7 @@ impl ClientHooks<Transport> for Client {
                 scope.count_request();
             }
             let outcome = match self.client().execute(current).await {
-                Ok(response) => buffer(response, policy.max_body).await,
+                Ok(response) => read_whole(response, policy.max_body, null_array).await,
                 Err(e) => Err(e),
             };
             if let (Some(scope), Ok(response)) = (&scope, &outcome) {

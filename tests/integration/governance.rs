@@ -203,6 +203,8 @@ fn governance_tests() -> Vec<String> {
         "tests/integration/governance.rs",
         "tests/integration/architecture.rs",
         "tests/integration/contract.rs",
+        "tests/integration/writes_governance.rs",
+        "tests/integration/schemas.rs",
     ] {
         let text = std::fs::read_to_string(Path::new(ROOT).join(file)).expect("a governance file");
         let mut is_test = false;

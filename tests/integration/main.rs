@@ -3,6 +3,7 @@
 mod architecture;
 mod channels;
 mod contract;
+mod demo_truth;
 mod faults;
 mod files;
 mod governance;

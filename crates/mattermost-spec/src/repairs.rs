@@ -88,6 +88,10 @@ pub const PASSES: &[(&str, &str)] = &[
         "generic: array and map properties may be null, as Go encodes nil slices and maps",
     ),
     (
+        "null_array_responses",
+        "generic: an operation that answers an array may answer null for none (Go's nil slice): marked `x-null-is-empty`, read as []",
+    ),
+    (
         "fix_enum_type",
         "generic: an enum whose values do not match the declared type is dropped",
     ),
@@ -185,6 +189,7 @@ fn run(pass: &str, doc: &mut Value, r: &Repair) -> Result<Changes, String> {
         "body_media" => body_media(doc, r),
         "add_property" => add_property(doc, r),
         "nullable_collections" => Ok(nullable_collections(doc)),
+        "null_array_responses" => Ok(null_array_responses(doc)),
         "fix_enum_type" => Ok(fix_enum_type(doc)),
         "unify_errors" => Ok(unify_errors(doc)),
         "unify_success" => Ok(unify_success(doc)),
@@ -373,6 +378,36 @@ fn nullable_collections(doc: &mut Value) -> Changes {
                 obj.insert("nullable".into(), Value::Bool(true));
                 changes.push((format!("{pointer}/properties/{name}"), "may be null".into()));
             }
+        }
+    });
+    changes
+}
+
+/// The extension that marks an operation whose answer is an array that Mattermost may send as `null`.
+pub const NULL_IS_EMPTY: &str = "x-null-is-empty";
+
+/// Marks every operation whose success answer is a JSON array (inline or through a `$ref`), so that the
+/// transport reads a `null` body from it as the empty array it means.
+fn null_array_responses(doc: &mut Value) -> Changes {
+    let snapshot = doc.clone();
+    let mut changes = Vec::new();
+    for_each_operation(doc, |path, method, op| {
+        let answers_array = op
+            .get("responses")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+            .filter(|(status, _)| status.starts_with('2'))
+            .filter_map(|(_, r)| r.pointer("/content/application~1json/schema"))
+            .any(|schema| {
+                resolve(&snapshot, schema)
+                    .get("type")
+                    .and_then(Value::as_str)
+                    == Some("array")
+            });
+        if answers_array {
+            op.insert(NULL_IS_EMPTY.into(), Value::Bool(true));
+            changes.push((at(method, path), "an answer of null is read as []".into()));
         }
     });
     changes

@@ -283,3 +283,37 @@ fn an_older_spec_with_relative_paths_is_read_with_its_servers_base_path() {
         json!("http://your-mattermost-url.com")
     );
 }
+
+#[test]
+fn operations_that_answer_an_array_are_marked_to_read_null_as_empty() {
+    let mut d = doc(json!({
+        "/api/v4/posts/{post_id}/reactions": {"get": {"operationId": "GetReactions", "responses": {"200": {
+            "description": "ok",
+            "content": {"application/json": {"schema": {"type": "array", "items": {"type": "string"}}}}}}}},
+        "/api/v4/drafts": {"get": {"operationId": "GetDrafts", "responses": {"200": {
+            "description": "ok",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Drafts"}}}}}}},
+        "/api/v4/users/me": {"get": {"operationId": "GetUser", "responses": {"200": {
+            "description": "ok",
+            "content": {"application/json": {"schema": {"type": "object"}}}}}}}
+    }));
+    d["components"]["schemas"]["Drafts"] = json!({"type": "array", "items": {"type": "string"}});
+    let o = Overrides {
+        repairs: vec![with(repair("null_array_responses"), "null.yaml")],
+        ..Overrides::default()
+    };
+    let n = repairs::normalize(&mut d, &o).expect("normalizes");
+    assert_eq!(n.edits.len(), 2, "{:?}", n.edits);
+    let marked = |p: &str| d.pointer(p).and_then(Value::as_bool) == Some(true);
+    assert!(marked(
+        "/paths/~1api~1v4~1posts~1{post_id}~1reactions/get/x-null-is-empty"
+    ));
+    assert!(
+        marked("/paths/~1api~1v4~1drafts/get/x-null-is-empty"),
+        "through a $ref too"
+    );
+    assert!(
+        !marked("/paths/~1api~1v4~1users~1me/get/x-null-is-empty"),
+        "an object is not an array"
+    );
+}

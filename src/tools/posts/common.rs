@@ -13,7 +13,6 @@ use crate::paging::{Page, search_capped};
 use crate::resolve;
 use crate::show::{self, PostItem, Shown};
 use crate::time::rfc3339;
-use progenitor_client::ResponseValue;
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
@@ -183,26 +182,6 @@ pub async fn channel_page(
     let items = post_items(cx, &posts.posts, Some(show::MESSAGE_CUT)).await?;
     let extra = ChannelPosts::of(cx, channel_id, &posts);
     Ok(Page::new(items).continue_at(posts.next).with_extra(extra))
-}
-
-/// A list Mattermost answers with the JSON `null` when it is empty (the store scans no rows into a nil
-/// Go slice, which encodes as `null`: reactions, drafts), read as the empty list it means.
-// TODO(null-arrays): once the spec layer reads every null array as empty, the request's own answer is
-// the list and this goes.
-pub async fn null_is_empty<T>(
-    request: impl Future<
-        Output = Result<ResponseValue<Vec<T>>, progenitor_client::Error<types::AppError>>,
-    >,
-) -> Result<Vec<T>, MmError> {
-    match request.await {
-        Ok(list) => Ok(list.into_inner()),
-        Err(progenitor_client::Error::InvalidResponsePayload(body, _))
-            if body.trim_ascii() == b"null" =>
-        {
-            Ok(Vec::new())
-        }
-        Err(e) => Err(MmError::from_client(e).await),
-    }
 }
 
 /// The error for a failed request about `what` named `value`; a 501 (an administrator turned the

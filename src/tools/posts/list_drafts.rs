@@ -2,7 +2,7 @@
 //! whole per team, ordered by a time that moves as the person types, so they are read whole once per
 //! cursor chain and kept (`paging::pages_with_ties`).
 
-use super::common::{channel_labels, failed_or_disabled, null_is_empty, teams_of};
+use super::common::{channel_labels, failed_or_disabled, teams_of};
 use crate::args::Limit;
 use crate::calls::{Call, ME, MY_CHANNELS, Source, USERNAMES};
 use crate::context::Ctx;
@@ -77,21 +77,23 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Page<DraftItem>, ToolError>
 async fn read_drafts(cx: &Ctx, teams: &[String]) -> Result<Vec<Keyed<DraftItem>>, ToolError> {
     let mut drafts: Vec<GetDraftsResponseItem> = Vec::new();
     for team in teams {
-        // A team without drafts is answered with `null` (`api4/drafts.go` `getDrafts` encodes the nil
-        // slice `store/sqlstore/draft_store.go` `GetDraftsForUser` scans no rows into).
-        // TODO(null-arrays): the plain request once the spec layer reads a null array as empty.
-        let got = null_is_empty(cx.mm.api.get_drafts().user_id("me").team_id(team).send())
-            .await
-            .map_err(|e| {
-                failed_or_disabled(
-                    cx,
-                    e,
-                    "drafts of team",
-                    team,
-                    "Synced drafts",
-                    "ServiceSettings.AllowSyncedDrafts",
-                )
-            })?;
+        // A team without drafts is answered `null` (`api4/drafts.go` `getDrafts` encodes the nil slice
+        // `store/sqlstore/draft_store.go` `GetDraftsForUser` scans no rows into): the
+        // `null_array_responses` repair reads it as `[]`.
+        let got =
+            crate::mattermost::send(cx.mm.api.get_drafts().user_id("me").team_id(team).send())
+                .await
+                .map(progenitor_client::ResponseValue::into_inner)
+                .map_err(|e| {
+                    failed_or_disabled(
+                        cx,
+                        e,
+                        "drafts of team",
+                        team,
+                        "Synced drafts",
+                        "ServiceSettings.AllowSyncedDrafts",
+                    )
+                })?;
         drafts.extend(got.into_iter().filter(|d| d.delete_at.unwrap_or(0) == 0));
     }
     let labels = channel_labels(cx, drafts.iter().filter_map(|d| d.channel_id.as_deref())).await?;

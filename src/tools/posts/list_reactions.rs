@@ -1,7 +1,6 @@
 //! `list_reactions`: a post's reactions, one group per emoji with who reacted, by username. Bounded by
 //! Mattermost's limit of emoji on a post, so it answers whole, without a cursor.
 
-use super::common::null_is_empty;
 use crate::calls::{Call, Source, USERNAMES};
 use crate::context::Ctx;
 use crate::error::ToolError;
@@ -53,12 +52,16 @@ pub struct Reactions {
 async fn run(cx: &Ctx, input: Input<Args>) -> Result<Reactions, ToolError> {
     let given = &input.args.post;
     let post_id = resolve::post_id(given)?;
-    // A post without reactions is answered with `null` (`api4/reaction.go` `getReactions` encodes the
-    // nil slice `store/sqlstore/reaction_store.go` `GetForPost` scans no rows into).
-    // TODO(null-arrays): the plain request once the spec layer reads a null array as empty.
-    let reactions = null_is_empty(cx.mm.api.get_reactions().post_id(&post_id).send())
-        .await
-        .map_err(|e| cx.fail(e, "post", given))?;
+    // A post without reactions is answered `null` (`api4/reaction.go` `getReactions` encodes the nil
+    // slice `store/sqlstore/reaction_store.go` `GetForPost` scans no rows into): the
+    // `null_array_responses` repair reads it as `[]`.
+    let reactions = cx
+        .call(
+            cx.mm.api.get_reactions().post_id(&post_id).send(),
+            "post",
+            given,
+        )
+        .await?;
     let people: Vec<String> = reactions.iter().filter_map(|r| r.user_id.clone()).collect();
     let names = cx.usernames(people).await?;
     let items = ReactionGroup::all(&reactions, &names);

@@ -7,7 +7,7 @@ use crate::calls::{CHANNEL_READ, CLIENT_CONFIG, Call, ME, MY_TEAMS, Source, USER
 use crate::context::Ctx;
 use crate::error::{ErrorKind, ToolError};
 use crate::mattermost::facts::{ChannelFacts, PostFacts};
-use crate::mattermost::{MmError, send, types};
+use crate::mattermost::{send, types};
 use crate::tool::{Answer, Asks, Input, Tool, Toolset};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -111,16 +111,14 @@ pub async fn draft_in(
         channel.team_id().to_string()
     };
     let (me, _) = common::me(cx).await?;
-    let drafts = match send(cx.mm.api.get_drafts().user_id(&me).team_id(&team).send()).await {
-        Ok(d) => d.into_inner(),
-        // No drafts: the server writes Go's nil slice, `null`, not `[]`.
-        Err(MmError::NotMattermost {
-            status: 200,
-            detail,
-            ..
-        }) if detail.contains("invalid type: null") => Vec::new(),
-        Err(e) => return Err(cx.fail(e, "drafts of team", &team)),
-    };
+    // No drafts is Go's nil slice, `null`: the `null_array_responses` repair reads it as `[]`.
+    let drafts = cx
+        .call(
+            cx.mm.api.get_drafts().user_id(&me).team_id(&team).send(),
+            "drafts of team",
+            &team,
+        )
+        .await?;
     Ok(drafts.into_iter().find(|d| {
         d.channel_id.as_deref() == Some(channel.id())
             && d.root_id.as_deref().filter(|r| !r.is_empty()) == root
