@@ -45,11 +45,9 @@ pub const READ_TIME: Duration = Duration::from_secs(30);
 pub const TOOL: Tool = Tool {
     name: "read_file",
     title: "Read a file",
-    description: "A shared file's content, paged: text by line, PDF by page, Word by paragraph, \
-                  spreadsheets by sheet and row, slides by slide, zip/tar by entry; items say where \
-                  they are. A page stops at 32 KiB. An image comes as image content (at most 1568 px, \
-                  1 MiB), its size and type in `image`. Other kinds, and files over the caps (text 8 \
-                  MiB, documents 20, images 10, archives 50), are described (`not_read`).",
+    description: "A shared file, paged: text by line, PDF by page, Word by paragraph, sheets by \
+                  row, slides by slide, zip/tar by entry. An image comes as image content (at most \
+                  1568 px, 1 MiB). Other kinds and files over the caps are described (`not_read`).",
     toolset: Toolset::Files,
     args: &[Arg {
         name: "file",
@@ -109,12 +107,22 @@ pub struct FileRead {
     /// What to know beside the items: pages without text, hidden sheets, a listing cut short.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
-    /// The image given as image content after this answer.
+    /// The image given as image content after this answer (published as its type and size only).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<ImageShape>")]
     pub image: Option<Image>,
     /// Why the file is described rather than read.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub not_read: Option<String>,
+}
+
+/// What the output schema says of `image`: the fields a client needs to show it.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct ImageShape {
+    mime: String,
+    width: u32,
+    height: u32,
 }
 
 /// Where the next page starts: item `i` (from 0), byte `b` of its text, in file `f` (kept, so a file
