@@ -32,7 +32,8 @@ fn text_of(pages: &[Value]) -> String {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn read_file_pages_a_text_file_by_lines_at_limits_1_50_200_and_describes_what_it_cannot_read() {
+async fn read_file_pages_a_text_file_by_lines_at_limits_1_50_200_and_describes_what_it_cannot_read()
+{
     let mut b = base(127);
     let post = b.w.post(&b.channel, &b.bob, T0, "the logs");
     let mut text = String::new();
@@ -122,10 +123,7 @@ async fn read_file_pages_a_text_file_by_lines_at_limits_1_50_200_and_describes_w
     // Text in another encoding is read, with a note saying which.
     let l = mcp.ok("read_file", json!({"file": latin1})).await;
     assert_eq!(l["items"][0]["text"], json!("café"), "{l}");
-    assert!(
-        l["notes"].to_string().contains("Windows-1252"),
-        "{l}"
-    );
+    assert!(l["notes"].to_string().contains("Windows-1252"), "{l}");
     let e = mcp.refused("read_file", json!({"file": "notes.txt"})).await;
     assert_eq!(e["kind"], json!("bad_argument"));
     assert!(
