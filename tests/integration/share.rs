@@ -103,6 +103,21 @@ async fn read_file_reads_pdf_word_sheets_slides_images_and_archives_and_describe
     let huge = b.w.attach(&post, "huge.txt", &huge_text);
     let (sim, mcp) = harness::start(b.w, "alice").await;
 
+    // Reading a file says so, when the client asked for progress.
+    let r = mcp
+        .call_with_progress("read_file", json!({"file": pdf, "limit": 1}))
+        .await;
+    assert_eq!(structured(&r)["items"][0]["page"], json!(1));
+    let progress = mcp.progress();
+    assert!(
+        progress
+            .iter()
+            .any(|p| p.contains("downloading `report.pdf`"))
+            && progress
+                .iter()
+                .any(|p| p.contains("read `report.pdf`: 3 items")),
+        "{progress:?}"
+    );
     // PDF: page by page, each item saying its page.
     let items = all_items(&mcp, &pdf).await;
     let pages: Vec<u64> = items.iter().filter_map(|i| i["page"].as_u64()).collect();
