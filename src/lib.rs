@@ -8,6 +8,9 @@
 //! hand layer ([`mattermost`], with every call declared in [`calls`]), and answers typed items
 //! ([`show`]), in the list envelope for a list ([`paging::envelope`]).
 //!
+//! The same tools answer MCP resources ([`resources`]: files, threads, channels, with completion of
+//! their arguments) and are named by the prompts ([`prompts`]).
+//!
 //! The top-level modules depend on each other one way only; `tests/integration/architecture.rs`
 //! checks that there is no cycle.
 
@@ -25,7 +28,9 @@ pub mod log;
 pub mod mattermost;
 pub mod overrides_cmd;
 pub mod paging;
+pub mod prompts;
 pub mod resolve;
+pub mod resources;
 pub mod serve;
 pub mod server;
 pub mod show;

@@ -3,7 +3,11 @@
 //! context, checks the arguments and the cursor against the tool's declaration, runs the tool's code
 //! inside a call scope (the person's token, the operations the tool declares, request counting, the
 //! time budget, progress and cancellation), and answers its value, its envelope for a list, or the
-//! question the client must ask the person first.
+//! question the client must ask the person first; after the answer's text copy come the content its
+//! code added (an image) and `resource_link`s to what it names. A call the client cancels stops at
+//! once: its future is dropped, so no further request reaches Mattermost. `resources/*`,
+//! `completion/complete` and `prompts/*` route to [`crate::resources`] and [`crate::prompts`]; a
+//! resource is read by running its tool as a call.
 
 use crate::args;
 use crate::context::Ctx;
@@ -11,10 +15,13 @@ use crate::error::{ErrorKind, ToolError};
 use crate::inventory::{self, Offer};
 use crate::mattermost::call::{CallScope, Cancelled, Progress};
 use crate::paging::cursor::{self, Binding, Fields};
+use crate::resources::{self, Ran, extra};
 use crate::tool::{Answer, Client, Raw, Stop, Tool};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
+    ContentBlock, GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
+    ListResourceTemplatesResult, ListToolsResult, PaginatedRequestParams,
+    ProgressNotificationParam, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
     ServerConfig, ToolAnnotations,
 };
 use rmcp::service::RequestContext;
@@ -356,6 +363,108 @@ fn writes_not_allowed(what: &str) -> ToolError {
     )
 }
 
+impl Server {
+    /// Runs a tool for the request `rcx`, with its progress token and its cancellation: a cancelled
+    /// call's future is dropped at once (the request in flight with it), so it sends Mattermost
+    /// nothing more. Also answers the content blocks the tool's code added beside its JSON.
+    async fn run_request(
+        &self,
+        cx: &Ctx,
+        tool: &'static Tool,
+        arguments: Option<&serde_json::Map<String, Value>>,
+        client: Client,
+        rcx: &RequestContext<RoleServer>,
+    ) -> (Result<Value, Stop>, Vec<ContentBlock>) {
+        let ct = rcx.ct.clone();
+        let flag = ct.clone();
+        let cancelled: Cancelled = Box::new(move || flag.is_cancelled());
+        let running = extra::collect(self.run(
+            cx,
+            tool,
+            arguments,
+            client,
+            progress_of(rcx),
+            Some(cancelled),
+        ));
+        tokio::select! {
+            out = running => out,
+            () = ct.cancelled() => (
+                Err(Stop::Error(ToolError::new(
+                    ErrorKind::Cancelled,
+                    format!("The client cancelled `{}`; it stopped and sent Mattermost nothing more.", tool.name),
+                ))),
+                Vec::new(),
+            ),
+        }
+    }
+
+    /// The client of a request that is not a tool call (a resource read, a completion).
+    fn client_of(&self, rcx: &RequestContext<RoleServer>) -> Client {
+        Client {
+            peer: Some(rcx.peer.clone()),
+            protocol: rcx.protocol_version(),
+            capabilities: rcx.client_capabilities(),
+            input_responses: None,
+            request_state: None,
+            confirm_writes: self.offer.confirm_writes,
+            offered: self.offered.clone(),
+        }
+    }
+}
+
+/// Tools run for a resource read or a completion, as the person of the request.
+struct Caller<'a> {
+    server: &'a Server,
+    cx: Arc<Ctx>,
+    rcx: &'a RequestContext<RoleServer>,
+}
+
+impl resources::Runner for Caller<'_> {
+    fn run_tool<'a>(
+        &'a self,
+        name: &'static str,
+        args: serde_json::Map<String, Value>,
+    ) -> std::pin::Pin<Box<dyn Future<Output = Ran> + Send + 'a>> {
+        Box::pin(async move {
+            let Some(tool) = self.server.tool(name) else {
+                return Err(self.server.refusal(name).unwrap_or_else(|| {
+                    ToolError::internal(format!("internal error: there is no tool `{name}`"))
+                }));
+            };
+            let client = self.server.client_of(self.rcx);
+            match self
+                .server
+                .run_request(&self.cx, tool, Some(&args), client, self.rcx)
+                .await
+            {
+                (Ok(value), blocks) => Ok((value, blocks)),
+                (Err(Stop::Error(e)), _) => Err(e),
+                (Err(Stop::NeedsInput(_)), _) => Err(ToolError::internal(format!(
+                    "internal error: `{name}` asked the person something while read as a resource"
+                ))),
+            }
+        })
+    }
+
+    fn scope(&self, name: &'static str, operations: &'static [&'static str]) -> Arc<CallScope> {
+        let ct = self.rcx.ct.clone();
+        let cancelled: Cancelled = Box::new(move || ct.is_cancelled());
+        Arc::new(
+            CallScope::new(
+                name,
+                self.cx.token().clone(),
+                operations.iter().copied(),
+                self.server.budget,
+            )
+            .with_cancellation(Some(cancelled)),
+        )
+    }
+
+    fn cx(&self) -> &Ctx {
+        &self.cx
+    }
+}
+
 /// The client's progress notifications for a request that asked for them.
 fn progress_of(rcx: &RequestContext<RoleServer>) -> Option<Progress> {
     let token = rcx.meta.get_progress_token()?;
@@ -383,7 +492,13 @@ fn error_result(tool: &str, e: &ToolError) -> CallToolResult {
 
 impl ServerHandler for Server {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        let capabilities = ServerCapabilities::builder()
+            .enable_completions()
+            .enable_prompts()
+            .enable_resources()
+            .enable_tools()
+            .build();
+        ServerConfig::new(capabilities)
             .with_server_info(Implementation::new(
                 "mattermost-mcp",
                 env!("CARGO_PKG_VERSION"),
@@ -428,22 +543,78 @@ impl ServerHandler for Server {
             confirm_writes: self.offer.confirm_writes,
             offered: self.offered.clone(),
         };
-        let ct = rcx.ct.clone();
-        let cancelled: Cancelled = Box::new(move || ct.is_cancelled());
-        let outcome = self
-            .run(
-                &cx,
-                tool,
-                request.arguments.as_ref(),
-                client,
-                progress_of(&rcx),
-                Some(cancelled),
-            )
+        let (outcome, blocks) = self
+            .run_request(&cx, tool, request.arguments.as_ref(), client, &rcx)
             .await;
         Ok(match outcome {
-            Ok(value) => CallToolResult::structured(value).into(),
+            Ok(value) => {
+                let links = resources::links::of(tool.name, &value);
+                let mut result = CallToolResult::structured(value);
+                result.content.extend(blocks);
+                result.content.extend(links);
+                result.into()
+            }
             Err(Stop::NeedsInput(ask)) => CallToolResponse::InputRequired(*ask),
             Err(Stop::Error(e)) => error_result(tool.name, &e).into(),
         })
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _rcx: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Ok(ListResourceTemplatesResult::with_all_items(
+            resources::templates(|tool| self.tool(tool).is_some()),
+        ))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        rcx: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let target = resources::target(&request.uri)?;
+        let caller = Caller {
+            server: self,
+            cx: self.people.of(&rcx)?,
+            rcx: &rcx,
+        };
+        let (answer, blocks) =
+            resources::Runner::run_tool(&caller, target.template.tool, target.args)
+                .await
+                .map_err(|e| resources::error(&e))?;
+        Ok(resources::contents(&request.uri, answer, blocks).into())
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        rcx: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        let caller = Caller {
+            server: self,
+            cx: self.people.of(&rcx)?,
+            rcx: &rcx,
+        };
+        resources::complete::complete(&caller, &request).await
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _rcx: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Ok(ListPromptsResult::with_all_items(crate::prompts::list(
+            &self.offer,
+        )))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _rcx: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        crate::prompts::get(&self.offer, &request.name, request.arguments.as_ref()).map(Into::into)
     }
 }

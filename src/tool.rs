@@ -487,8 +487,14 @@ fn compact(v: &mut Value) {
                     }
                 }
             }
-            for (_, child) in map.iter_mut() {
-                compact(child);
+            for (key, child) in map.iter_mut() {
+                match child {
+                    // The answer's fields by name: a field called `format` or `title` stays.
+                    Value::Object(fields) if key == "properties" => {
+                        fields.values_mut().for_each(compact);
+                    }
+                    _ => compact(child),
+                }
             }
         }
         Value::Array(list) => list.iter_mut().for_each(compact),

@@ -25,6 +25,9 @@ fi
 ls -A "$work"
 
 unset MATTERMOST_OPENAPI MATTERMOST_OPENAPI_SHA256 CARGO_TARGET_DIR CARGO_BUILD_TARGET_DIR
+# No debug info: this build checks that the clone builds and serves, not what a debugger sees (about a
+# third less time on two cores).
+export CARGO_PROFILE_DEV_DEBUG=0
 export CARGO_TARGET_DIR="$clone/target"
 cd "$clone"
 

@@ -185,3 +185,13 @@ impl CallScope {
 pub fn current() -> Option<Arc<CallScope>> {
     SCOPE.try_with(Arc::clone).ok()
 }
+
+/// Tells the client of the running call what it is doing, when it asked for progress (the message is
+/// made only then): code that reads many pages or many channels says so after each.
+pub fn step(message: impl FnOnce() -> String) {
+    if let Some(scope) = current()
+        && scope.wants_progress()
+    {
+        scope.report(message());
+    }
+}

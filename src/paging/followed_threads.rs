@@ -163,6 +163,12 @@ pub async fn read_source(cx: &Ctx, s: &Source) -> Result<Read, ToolError> {
             Step::Cut { keep } => {
                 anchor = Some(id(&page[keep - 1]).to_string());
                 out.threads.extend(page.into_iter().take(keep));
+                crate::mattermost::call::step(|| {
+                    format!(
+                        "read {} followed threads of a team; reading on",
+                        out.threads.len()
+                    )
+                });
             }
             Step::Overflow { ms } => {
                 requests += 2;
@@ -204,7 +210,17 @@ async fn read_millisecond(
 /// Every followed thread of all the sources, each once.
 pub async fn read_all(cx: &Ctx, sources: &[Source]) -> Result<Read, ToolError> {
     let mut all = Read::default();
-    for s in sources {
+    for (i, s) in sources.iter().enumerate() {
+        if sources.len() > 1 {
+            crate::mattermost::call::step(|| {
+                format!(
+                    "reading the followed threads of team {} of {} ({} threads so far)",
+                    i + 1,
+                    sources.len(),
+                    all.threads.len()
+                )
+            });
+        }
         let read = read_source(cx, s).await?;
         all.threads.extend(read.threads);
         all.incomplete_millisecond = all.incomplete_millisecond.or(read.incomplete_millisecond);

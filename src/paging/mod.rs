@@ -12,11 +12,11 @@
 //! | followed threads | [`followed_threads`] | followed threads by last reply through `before`/`after`, whole milliseconds, DM threads once |
 //! | saved posts | [`saved_posts`] | saved posts, whose `page` is an offset in posts, read until an empty page |
 //! | search capped | [`search_capped`] | post and file search: page 0 of at most 100 per term group, marked `capped` |
-//! | file lines | [`file_lines`] | a text file's lines, by line and byte, pages bounded in items and bytes |
+//! | file items | [`file_items`] | a shared file's items (lines, PDF pages, rows, slides, entries) by item and byte, pages bounded in items and JSON bytes |
 
 pub mod cursor;
 pub mod envelope;
-pub mod file_lines;
+pub mod file_items;
 pub mod followed_threads;
 pub mod pages_with_ties;
 pub mod posts_by_time;
@@ -51,8 +51,8 @@ pub enum Strategy {
     SavedPosts,
     /// [`search_capped`]
     SearchCapped,
-    /// [`file_lines`]
-    FileLines,
+    /// [`file_items`]
+    FileItems,
     /// By how Mattermost pages the operation called (the operation gateway's `tools::api::answers`:
     /// walked by offset or by key, or read once and cut into pages).
     ByOperation,
@@ -71,7 +71,7 @@ impl Strategy {
             Strategy::FollowedThreads => "paging::followed_threads",
             Strategy::SavedPosts => "paging::saved_posts",
             Strategy::SearchCapped => "paging::search_capped",
-            Strategy::FileLines => "paging::file_lines",
+            Strategy::FileItems => "paging::file_items",
             Strategy::ByOperation => "tools::api::answers",
         }
     }

@@ -32,6 +32,9 @@ where
         if short {
             return Ok(all);
         }
+        crate::mattermost::call::step(|| {
+            format!("read {} items in {} pages; reading on", all.len(), page + 1)
+        });
     }
     Err(ToolError::new(
         ErrorKind::TooMany,

@@ -98,6 +98,9 @@ pub async fn read_all(cx: &Ctx) -> Result<Read, ToolError> {
             got.into_iter()
                 .filter(|p| seen.insert(p.id.clone().unwrap_or_default())),
         );
+        crate::mattermost::call::step(|| {
+            format!("read {} saved posts; reading on", out.posts.len())
+        });
     }
     Err(ToolError::new(
         ErrorKind::TooMany,

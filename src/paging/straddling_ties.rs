@@ -77,6 +77,10 @@ where
         if short {
             return Ok(pages);
         }
+        crate::mattermost::call::step(|| {
+            let items: usize = pages.iter().map(Vec::len).sum();
+            format!("read {items} items in {} pages; reading on", page + 1)
+        });
     }
     Err(ToolError::new(
         ErrorKind::TooMany,

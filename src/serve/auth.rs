@@ -9,6 +9,7 @@ use crate::context::Ctx;
 use crate::mattermost::{Mattermost, MmError, send, types};
 use crate::serve::limits::PersonLimits;
 use crate::serve::people::{Key, Person, Registry};
+use crate::serve::refusals::Refusals;
 use crate::serve::reply::{self, Body};
 use http::{HeaderMap, Response, StatusCode, header};
 use std::sync::Arc;
@@ -29,6 +30,16 @@ pub struct Auth {
     pub resource_metadata: String,
     pub concurrency: usize,
     pub rate: u32,
+    /// Tokens Mattermost refused within the check interval: refused again without asking it.
+    pub refusals: Refusals,
+}
+
+/// Why a token could not be confirmed.
+enum Unconfirmed {
+    /// Mattermost answered 401, with this error id.
+    Refused(String),
+    /// Mattermost could not be asked, or answered otherwise.
+    Unavailable(Box<Response<Body>>),
 }
 
 /// The token of a request, or why there is none to use.
@@ -120,7 +131,7 @@ impl Auth {
         )
     }
 
-    async fn confirm(&self, ctx: &Ctx) -> Result<types::User, Box<Response<Body>>> {
+    async fn confirm(&self, ctx: &Ctx) -> Result<types::User, Unconfirmed> {
         let asked = ctx.request_as_me(
             "GetUser",
             self.timeout,
@@ -130,8 +141,20 @@ impl Auth {
             Ok(me) => Ok(me.into_inner()),
             Err(MmError::Api {
                 status: 401, id, ..
-            }) => Err(Box::new(self.refused(&id))),
-            Err(e) => Err(Box::new(self.unavailable(e))),
+            }) => Err(Unconfirmed::Refused(id)),
+            Err(e) => Err(Unconfirmed::Unavailable(Box::new(self.unavailable(e)))),
+        }
+    }
+
+    /// The answer to a token that could not be confirmed; a refusal is remembered for the interval.
+    fn unconfirmed(&self, key: Key, why: Unconfirmed) -> Box<Response<Body>> {
+        match why {
+            Unconfirmed::Refused(id) => {
+                self.registry.forget(&key);
+                self.refusals.remember(key, &id);
+                Box::new(self.refused(&id))
+            }
+            Unconfirmed::Unavailable(response) => response,
         }
     }
 
@@ -158,16 +181,18 @@ impl Auth {
                     *checked = Instant::now();
                     Ok(person.clone())
                 }
-                Err(refusal) => {
-                    if refusal.status() == StatusCode::UNAUTHORIZED {
-                        self.registry.forget(&key);
-                    }
-                    Err(refusal)
-                }
+                Err(why) => Err(self.unconfirmed(key, why)),
             };
         }
+        if let Some(id) = self.refusals.recent(&key) {
+            return Err(Box::new(self.refused(&id)));
+        }
         let ctx = Arc::new(Ctx::new(self.mm.clone(), Secret::new(token.to_string())));
-        let me = self.confirm(&ctx).await?;
+        let me = match self.confirm(&ctx).await {
+            Ok(me) => me,
+            Err(why) => return Err(self.unconfirmed(key, why)),
+        };
+        self.refusals.forget(&key);
         let username = me.username.clone().unwrap_or_default();
         ctx.know_me(me);
         Ok(self.registry.insert(Person::new(

@@ -12,6 +12,7 @@ pub mod limits;
 pub mod listen;
 pub mod oauth;
 pub mod people;
+pub mod refusals;
 pub mod reply;
 pub mod sessions;
 pub mod settings;
@@ -77,6 +78,7 @@ pub fn app(
         resource_metadata: settings.resource_metadata_url(),
         concurrency: settings.person_concurrency,
         rate: settings.person_rate,
+        refusals: refusals::Refusals::new(settings.token_check, refusals::KEPT),
     };
     let sweeper = Arc::downgrade(&registry);
     tokio::spawn(async move {

@@ -13,7 +13,7 @@ pub use channel::{ChannelItem, channel_label, unread_posts};
 pub use file::FileItem;
 pub use person::{StatusItem, UserItem};
 pub use post::{MESSAGE_CUT, PostItem, Shown, authors, permalink, permalink_pattern};
-pub use small::{DraftItem, EmojiItem, ReactionGroup, TeamItem, ThreadItem, draft_id};
+pub use small::{DraftItem, EmojiItem, ReactionGroup, TeamItem, ThreadItem, draft_id, draft_key};
 
 pub(crate) fn is_false(b: &bool) -> bool {
     !*b

@@ -131,6 +131,17 @@ impl DraftItem {
 }
 
 /// The id [`DraftItem`] shows for a draft.
+/// The key a draft is paged by: its thread's root when it replies (a post id also names its
+/// channel), else its channel. One id per draft of a person, so a cursor holds 26 characters of it
+/// instead of the 53 of `channel:root`.
+pub fn draft_key(d: &types::GetDraftsResponseItem) -> &str {
+    d.root_id
+        .as_deref()
+        .filter(|r| !r.is_empty())
+        .or(d.channel_id.as_deref())
+        .unwrap_or("")
+}
+
 pub fn draft_id(d: &types::GetDraftsResponseItem) -> String {
     let channel = d.channel_id.as_deref().unwrap_or("");
     match d.root_id.as_deref().filter(|r| !r.is_empty()) {

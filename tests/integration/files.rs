@@ -1,5 +1,5 @@
 //! search_files and read_file: file search capped as post search is, and a text file read by lines
-//! like any list (a line in pieces, pages bounded in bytes), a file that is not text refused.
+//! like any list (a line in pieces, pages bounded in bytes), a file it cannot read described.
 
 use crate::harness::{self, ids};
 use crate::reading::{T0, base, every_item_once, kept_exactly_once, page_while, set};
@@ -32,7 +32,8 @@ fn text_of(pages: &[Value]) -> String {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn read_file_pages_a_text_file_by_lines_at_limits_1_50_200_and_refuses_what_is_not_text() {
+async fn read_file_pages_a_text_file_by_lines_at_limits_1_50_200_and_describes_what_it_cannot_read()
+{
     let mut b = base(127);
     let post = b.w.post(&b.channel, &b.bob, T0, "the logs");
     let mut text = String::new();
@@ -111,14 +112,18 @@ async fn read_file_pages_a_text_file_by_lines_at_limits_1_50_200_and_refuses_wha
     let first = mcp.ok("read_file", json!({"file": link, "limit": 3})).await;
     assert_eq!(first["items"][0]["text"], json!("line 0: ünïcode ok"));
 
-    let e = mcp.refused("read_file", json!({"file": png})).await;
-    assert_eq!(e["kind"], json!("not_text"));
-    let m = e["message"].as_str().unwrap_or_default();
-    assert!(m.contains("`shot.png`") && m.contains("image/png"), "{m}");
-    assert_eq!(e["file"]["size"], json!(7));
-    let e = mcp.refused("read_file", json!({"file": latin1})).await;
-    assert_eq!(e["kind"], json!("not_text"));
-    assert!(e["message"].as_str().unwrap_or_default().contains("UTF-8"));
+    // A PNG whose header is cut short is described, not refused: who shared it, and why not read.
+    let d = mcp.ok("read_file", json!({"file": png})).await;
+    assert_eq!(d["items"], json!([]));
+    assert_eq!(d["file"]["name"], json!("shot.png"));
+    assert_eq!(d["file"]["size"], json!(7));
+    assert_eq!(d["file"]["by"], json!("bob"));
+    let why = d["not_read"].as_str().unwrap_or_default();
+    assert!(why.contains("header"), "{d}");
+    // Text in another encoding is read, with a note saying which.
+    let l = mcp.ok("read_file", json!({"file": latin1})).await;
+    assert_eq!(l["items"][0]["text"], json!("café"), "{l}");
+    assert!(l["notes"].to_string().contains("Windows-1252"), "{l}");
     let e = mcp.refused("read_file", json!({"file": "notes.txt"})).await;
     assert_eq!(e["kind"], json!("bad_argument"));
     assert!(

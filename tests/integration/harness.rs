@@ -430,6 +430,7 @@ pub fn rich_world() -> (World, Rich) {
     w.react(&bob, &root, "thumbsup", t0 + 41_000);
     let file = w.attach(&root, "notes.txt", b"line one\nline two\nhello three\n");
     w.draft(&alice, &channel, None, "a draft", t0 + 50_000);
+    w.draft(&alice, &channel, Some(&root), "a reply draft", t0 + 51_000);
     w.emoji(&alice, "party-parrot");
     w.set_status(&bob, "away");
     w.view(&alice, &channel, t0 + 20_000);

@@ -229,6 +229,35 @@ async fn a_refused_or_malformed_token_is_401_with_the_reason_and_no_person_is_ke
         !message.contains("nosuchtoken"),
         "the token is not repeated back"
     );
+    let checks = || {
+        sim.log()
+            .iter()
+            .filter(|r| r.path == "/api/v4/users/me")
+            .count()
+    };
+    let asked = checks();
+    for _ in 0..3 {
+        let again = h::raw_call(
+            &server.endpoint(),
+            Some("nosuchtoken0000000000000000"),
+            "list_saved",
+            json!({}),
+            &[],
+        )
+        .await;
+        assert_eq!(again.status, 401, "{}", again.body);
+        assert!(
+            again.json()["message"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("refused this token (401")
+        );
+    }
+    assert_eq!(
+        checks(),
+        asked,
+        "a token refused within the check interval is refused again without asking Mattermost"
+    );
 
     let a = h::raw_call(
         &server.endpoint(),

@@ -21,6 +21,7 @@ mod read_channel;
 mod reading;
 mod safety;
 mod schemas;
+mod share;
 mod undocumented_parameters;
 mod writes;
 mod writes_fixture;

@@ -379,7 +379,7 @@ async fn every_tool(protocol: Protocol) {
             ("save_post", 2, &["PUT /api/v4/users/"]),
             ("follow_thread", 3, &["PUT /api/v4/users/"]),
             ("join_channel", 4, &["POST /api/v4/channels/"]),
-            ("add_channel_members", 5, &["POST /api/v4/channels/"]),
+            ("add_channel_members", 4, &["POST /api/v4/channels/"]),
             ("leave_channel", 2, &["DELETE /api/v4/channels/"]),
             ("create_channel", 3, &["POST /api/v4/channels"]),
             (

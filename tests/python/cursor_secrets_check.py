@@ -61,7 +61,7 @@ async def collect(binary):
             tools = (await session.list_tools()).tools
             _, channels = await call(session, "list_channels", {"limit": 1})
             _, page = await call(session, "read_channel", {"channel": "town-square", "team": "acme", "limit": 1})
-            _, files = await call(session, "search_files", {"terms": "budget", "limit": 1})
+            _, files = await call(session, "search_files", {"terms": "notes", "limit": 1})
             ids = {
                 "channel": page.get("channel_id", ""),
                 "team": "acme",
@@ -118,7 +118,8 @@ def main(binary):
         fail(f"only {len(cursors)} list tools gave a cursor: {sorted(cursors)}")
     longest = max(len(c) for c in every)
     if longest > 80:
-        fail(f"a cursor of {longest} characters")
+        worst = next(t for t, list_ in cursors.items() if any(len(c) == longest for c in list_))
+        fail(f"a cursor of {longest} characters from {worst}")
     in_file = flagged_in_file(cursors)
     if in_file:
         fail(f"detect-secrets flags cursors in a JSON file: {in_file}")

@@ -259,6 +259,11 @@ pub(crate) static ROUTES: &[Route] = &[
         channels::members,
     ),
     r(
+        "POST",
+        "/api/v4/channels/{channel_id}/members/ids",
+        channels::members_by_ids,
+    ),
+    r(
         "GET",
         "/api/v4/channels/{channel_id}/members/{user_id}",
         channels::member,

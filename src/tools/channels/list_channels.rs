@@ -218,7 +218,14 @@ async fn memberships(
         }
         return Ok(out);
     }
-    for t in team_ids {
+    for (i, t) in team_ids.iter().enumerate() {
+        crate::mattermost::call::step(|| {
+            format!(
+                "reading your channel memberships in team {} of {}",
+                i + 1,
+                team_ids.len()
+            )
+        });
         let list = cx
             .call(
                 cx.mm

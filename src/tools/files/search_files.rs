@@ -33,7 +33,7 @@ pub const TOOL: Tool = Tool {
     name: "search_files",
     title: "Search files",
     description: "Files in your channels (one team or all yours) whose name or content matches search terms, \
-                  newest first: name, type, size, author, channel, post. Words match as full text. Mattermost \
+                  newest first. Words match as full text. Mattermost \
                   answers at most the 100 newest matches: then capped: true, and `older` gives terms that \
                   reach older ones. read_file reads one.",
     toolset: Toolset::Files,

@@ -10,7 +10,7 @@ use crate::error::ToolError;
 use crate::mattermost::types::GetDraftsResponseItem;
 use crate::paging::whole_list::{After, Keyed, Order, SortKey};
 use crate::paging::{Page, Strategy, pages_with_ties};
-use crate::show::{DraftItem, draft_id};
+use crate::show::{DraftItem, draft_key};
 use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
 use serde::Deserialize;
 
@@ -107,7 +107,7 @@ async fn read_drafts(cx: &Ctx, teams: &[String]) -> Result<Vec<Keyed<DraftItem>>
                 .map(String::as_str);
             Keyed::new(
                 SortKey::Int(d.update_at.unwrap_or(0)),
-                draft_id(d),
+                draft_key(d),
                 DraftItem::of(d, label),
             )
         })

@@ -18,8 +18,8 @@ pub const TOOL: Tool = Tool {
     title: "Read a channel",
     description: "A channel's posts, oldest first within a page. Without a position it reads the newest page \
                   and next_cursor goes back; `before`/`after` read back or forward from a post, `since` \
-                  forward from a time. A page ends on a whole millisecond, so a millisecond of more posts than \
-                  the limit comes whole.",
+                  forward from a time. A page ends on a whole millisecond (it may pass the \
+                  limit).",
     toolset: Toolset::Posts,
     args: &[
         super::CHANNEL,

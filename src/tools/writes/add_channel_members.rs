@@ -41,10 +41,10 @@ pub const TOOL: Tool = Tool {
         MY_TEAMS,
         USERNAMES,
         Call {
-            operation: "GetChannelMember",
+            operation: "GetChannelMembersByIds",
             params: &[
                 ("channel_id", Source::Arg("channel")),
-                ("user_id", Source::Arg("users")),
+                ("body", Source::Arg("users")),
             ],
         },
         Call {
@@ -131,23 +131,23 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Added, Stop> {
             people.push((u.id().to_string(), u.username().to_string()));
         }
     }
-    let mut present: Vec<String> = Vec::new();
-    for (user, _) in &people {
-        match crate::mattermost::send(
-            cx.mm
-                .api
-                .get_channel_member()
-                .channel_id(&id)
-                .user_id(user)
-                .send(),
-        )
-        .await
-        {
-            Ok(_) => present.push(user.clone()),
-            Err(e) if e.status() == Some(404) => {}
-            Err(e) => return Err(cx.fail(e, "channel", &id).into()),
-        }
-    }
+    // Who of them is in the channel already: one request for all of them (Mattermost answers the
+    // members among the ids it is given).
+    let asked: Vec<String> = people.iter().map(|(i, _)| i.clone()).collect();
+    let present: Vec<String> = crate::mattermost::send(
+        cx.mm
+            .api
+            .get_channel_members_by_ids()
+            .channel_id(&id)
+            .body(asked)
+            .send(),
+    )
+    .await
+    .map_err(|e| cx.fail(e, "channel", &id))?
+    .into_inner()
+    .into_iter()
+    .filter_map(|m| m.user_id)
+    .collect();
     let (already, to_add): (Vec<_>, Vec<_>) =
         people.into_iter().partition(|(i, _)| present.contains(i));
     let already: Vec<String> = already.into_iter().map(|(_, n)| n).collect();

@@ -434,6 +434,45 @@ pub(crate) fn member(ctx: &mut Ctx) -> HResult {
     Ok(Reply::json(&render::channel_member_for(&m, &ctx.me)))
 }
 
+/// POST /api/v4/channels/{channel_id}/members/ids — body: an array of user ids (sorted, duplicates
+/// dropped); not an array of strings → 400 `api.payload.parse.error`, empty → 400 invalid
+/// `user_ids`. Answers the members among them (`[]` when none: the store's list starts empty, so
+/// never `null`); someone not in the channel is simply absent.
+// Mirrors server/channels/api4/channel.go getChannelMembersByIds → app/channel.go
+// GetChannelMembersByIds → store/sqlstore/channel_store.go GetMembersByIds
+pub(crate) fn members_by_ids(ctx: &mut Ctx) -> HResult {
+    let cid = ctx.require_id("channel_id")?;
+    let parse_error = || {
+        AppError::new(
+            400,
+            "api.payload.parse.error",
+            "Failed to parse the payload.",
+        )
+    };
+    let Some(Value::Array(items)) = ctx.json_body() else {
+        return Err(parse_error());
+    };
+    let mut ids: Vec<String> = Vec::with_capacity(items.len());
+    for item in &items {
+        ids.push(item.as_str().ok_or_else(parse_error)?.to_string());
+    }
+    ids.sort();
+    ids.dedup();
+    if ids.is_empty() {
+        return Err(AppError::invalid_param("user_ids"));
+    }
+    ctx.require_channel_member_or_admin(&cid)?;
+    let me = ctx.me.clone();
+    let found: Vec<Value> = ctx
+        .w
+        .channel_members
+        .iter()
+        .filter(|m| m.channel_id == cid && ids.binary_search(&m.user_id).is_ok())
+        .map(|m| render::channel_member_for(m, &me))
+        .collect();
+    Ok(Reply::json(&Value::Array(found)))
+}
+
 /// GET /api/v4/channels/{channel_id}/stats — `member_count` counts active users only.
 // Mirrors server/channels/api4/channel.go getChannelStats → app/channel.go GetChannelMemberCount,
 // GetChannelGuestCount, GetChannelPinnedPostCount, GetChannelFileCount

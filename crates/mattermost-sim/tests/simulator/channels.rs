@@ -313,3 +313,48 @@ async fn viewing_a_channel_marks_its_threads_read_unless_collapsed_threads_are_s
     );
     drop(sim);
 }
+
+/// POST /channels/{id}/members/ids answers the members among the ids (`[]` when none, never `null`),
+/// refuses an empty list and a body that is not an array of strings (`api4/channel.go`
+/// `getChannelMembersByIds`), and a channel the caller cannot read.
+#[tokio::test]
+async fn members_by_ids_answers_the_members_among_them() {
+    let f = fixture();
+    let (private, alice, bob, carol) = (
+        f.private.clone(),
+        f.alice.clone(),
+        f.bob.clone(),
+        f.carol.clone(),
+    );
+    let (_sim, c) = start(f.world, "alice").await;
+    let path = format!("/channels/{private}/members/ids");
+    let r = c.post(&path, &json!([carol, bob, alice, bob])).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let mut got: Vec<String> = r
+        .json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["user_id"].as_str().unwrap().to_string())
+        .collect();
+    got.sort();
+    let mut want = vec![alice.clone(), bob.clone()];
+    want.sort();
+    assert_eq!(got, want, "carol is not in the channel; bob once");
+    let none = c.post(&path, &json!([carol])).await;
+    assert_eq!(none.status, 200);
+    assert_eq!(none.text.trim(), "[]");
+    assert_eq!(c.post(&path, &json!([])).await.status, 400);
+    let bad = c.post(&path, &json!({"user_ids": [bob]})).await;
+    assert_eq!(bad.status, 400);
+    assert_eq!(bad.json()["id"], "api.payload.parse.error");
+    let (_sim2, carol_client) = start(fixture().world, "carol").await;
+    assert_eq!(
+        carol_client
+            .post(&format!("/channels/{private}/members/ids"), &json!([carol]))
+            .await
+            .status,
+        403,
+        "carol cannot read the private channel"
+    );
+}
