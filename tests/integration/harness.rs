@@ -216,6 +216,20 @@ impl Mcp {
             .unwrap_or_default()
     }
 
+    /// The progress notifications once `done` holds of them, or after 10 s whatever they are: the
+    /// client handles a notification on its own task, so one sent before a result may be recorded
+    /// just after the result is seen.
+    pub async fn progress_until(&self, done: impl Fn(&[String]) -> bool) -> Vec<String> {
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        loop {
+            let seen = self.progress();
+            if done(&seen) || std::time::Instant::now() >= until {
+                return seen;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    }
+
     /// A call that asks for progress notifications (a progress token in `_meta`).
     pub async fn call_with_progress(&self, tool: &str, args: Value) -> CallToolResult {
         let mut meta = RequestMetaObject::new();

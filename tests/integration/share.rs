@@ -108,16 +108,16 @@ async fn read_file_reads_pdf_word_sheets_slides_images_and_archives_and_describe
         .call_with_progress("read_file", json!({"file": pdf, "limit": 1}))
         .await;
     assert_eq!(structured(&r)["items"][0]["page"], json!(1));
-    let progress = mcp.progress();
-    assert!(
+    let told = |progress: &[String]| {
         progress
             .iter()
             .any(|p| p.contains("downloading `report.pdf`"))
             && progress
                 .iter()
-                .any(|p| p.contains("read `report.pdf`: 3 items")),
-        "{progress:?}"
-    );
+                .any(|p| p.contains("read `report.pdf`: 3 items"))
+    };
+    let progress = mcp.progress_until(told).await;
+    assert!(told(&progress), "{progress:?}");
     // PDF: page by page, each item saying its page.
     let items = all_items(&mcp, &pdf).await;
     let pages: Vec<u64> = items.iter().filter_map(|i| i["page"].as_u64()).collect();
