@@ -73,6 +73,11 @@ async def collect(binary):
                 if "cursor" not in props:
                     continue
                 args = {name: sample(name, props.get(name, {}), ids) for name in tool.input_schema.get("required", [])}
+                if tool.name == "call_operation":
+                    # The town square's bookmarks: a list the gateway pages by its own cursor.
+                    args = {"operation": "ListChannelBookmarksForChannel", "params": {"channel_id": ids["channel"]}}
+                if tool.name == "find_operations":
+                    args["query"] = "channel"
                 args["limit"] = 1
                 pages = 0
                 while pages < 3:
