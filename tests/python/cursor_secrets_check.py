@@ -21,10 +21,7 @@ from detect_secrets import SecretsCollection
 from detect_secrets.main import scan_adhoc_string
 from detect_secrets.settings import default_settings
 
-
-def fail(message):
-    print(f"FAIL: {message}")
-    sys.exit(1)
+from demo_client import fail
 
 
 async def call(session, tool, args):

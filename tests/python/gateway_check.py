@@ -13,68 +13,17 @@ Usage: python tests/python/gateway_check.py path/to/mattermost-mcp
 """
 
 import asyncio
-import json
-import os
 import sys
 
 import mcp
-import mcp.types
-from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp import ClientSession, stdio_client
 
-
-def fail(message):
-    print(f"FAIL: {message}")
-    sys.exit(1)
+from demo_client import Asker, demo_params, fail, ok, refused
 
 
 def params(binary, writes):
-    env = {
-        "PATH": os.environ.get("PATH", ""),
-        "MATTERMOST_MCP_LOG": "warn",
-        "MATTERMOST_TOOLSETS": "all",
-    }
-    if writes:
-        env["MATTERMOST_ALLOW_WRITES"] = "true"
-    return StdioServerParameters(command=binary, args=["demo"], env=env)
-
-
-class Asker:
-    """An elicitation callback that records each question and answers as told."""
-
-    def __init__(self, accept):
-        self.accept = accept
-        self.questions = []
-
-    async def __call__(self, ctx, p):
-        self.questions.append(p.message)
-        if self.accept:
-            return mcp.types.ElicitResult(action="accept", content={"confirm": True})
-        return mcp.types.ElicitResult(action="decline")
-
-
-async def call(client, tool, args):
-    result = await client.call_tool(tool, args)
-    structured = result.structured_content
-    text = result.content[0].text if result.content else None
-    if structured is None or text is None:
-        fail(f"{tool}: no structured result or no text copy")
-    if not result.is_error and json.loads(text) != structured:
-        fail(f"{tool}: the structured result and its text copy differ")
-    return result.is_error, structured
-
-
-async def ok(client, tool, args):
-    error, value = await call(client, tool, args)
-    if error:
-        fail(f"{tool} {args}: {value}")
-    return value
-
-
-async def refused(client, tool, args):
-    error, value = await call(client, tool, args)
-    if not error:
-        fail(f"{tool} {args} should be refused, got {value}")
-    return value["error"]["message"]
+    allowed = {"MATTERMOST_ALLOW_WRITES": "true"} if writes else {}
+    return demo_params(binary, MATTERMOST_TOOLSETS="all", **allowed)
 
 
 async def ids_of(client):

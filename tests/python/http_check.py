@@ -21,10 +21,7 @@ import mcp
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
-
-def fail(message):
-    print(f"FAIL: {message}")
-    sys.exit(1)
+from demo_client import fail
 
 
 def start(binary):

@@ -15,10 +15,7 @@ import sys
 import mcp.types
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
-
-def fail(message):
-    print(f"FAIL: {message}")
-    sys.exit(1)
+from demo_client import fail
 
 
 async def call(session, tool, args):

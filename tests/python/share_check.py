@@ -10,15 +10,15 @@ Usage: python tests/python/share_check.py path/to/mattermost-mcp
 
 import asyncio
 import json
-import os
 import sys
 
 import mcp
 import mcp.types as t
-from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp import ClientSession, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
+from demo_client import demo_params, fail
 from http_check import start  # the demo over HTTP and its two people's tokens
 
 KINDS = {
@@ -28,16 +28,6 @@ TEMPLATES = [
     "mattermost://channels/{channel_id}", "mattermost://files/{file_id}", "mattermost://posts/{post_id}",
 ]
 PROMPTS = ["catch_up", "summarize_thread", "draft_reply"]
-
-
-def fail(message):
-    print(f"FAIL: {message}")
-    sys.exit(1)
-
-
-def params(binary):
-    env = {"PATH": os.environ.get("PATH", ""), "MATTERMOST_MCP_LOG": "warn"}
-    return StdioServerParameters(command=binary, args=["demo"], env=env)
 
 
 async def ok(client, tool, args):
@@ -143,13 +133,13 @@ async def prompts(client, root, form):
 
 
 async def stdio(binary):
-    async with stdio_client(params(binary)) as (read, write):
+    async with stdio_client(demo_params(binary)) as (read, write):
         async with ClientSession(read, write) as session:
             await session.initialize()
             files = await formats(session, "2025-11-25")
             root = await resources(session, files, "2025-11-25")
             await prompts(session, root, "2025-11-25")
-    async with mcp.Client(params(binary), mode="auto") as client:
+    async with mcp.Client(demo_params(binary), mode="auto") as client:
         if client.protocol_version != "2026-07-28":
             fail(f"mcp.Client negotiated {client.protocol_version}, not 2026-07-28")
         files = await formats(client, "2026-07-28")

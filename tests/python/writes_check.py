@@ -11,67 +11,20 @@ Usage: python tests/python/writes_check.py path/to/mattermost-mcp
 """
 
 import asyncio
-import json
-import os
 import secrets
 import sys
 from datetime import datetime, timedelta, timezone
 
 import mcp
-import mcp.types
-from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp import ClientSession, stdio_client
+
+from demo_client import Asker, call, demo_params, fail, ok
 
 ASKING = [
     "create_post", "send_direct_message", "update_post", "delete_post", "add_reaction",
     "remove_reaction", "pin_post", "join_channel", "leave_channel", "add_channel_members",
     "create_channel", "set_status",
 ]
-
-
-def fail(message):
-    print(f"FAIL: {message}")
-    sys.exit(1)
-
-
-def params(binary):
-    env = {
-        "PATH": os.environ.get("PATH", ""),
-        "MATTERMOST_MCP_LOG": "warn",
-        "MATTERMOST_ALLOW_WRITES": "true",
-    }
-    return StdioServerParameters(command=binary, args=["demo"], env=env)
-
-
-class Asker:
-    """An elicitation callback that records each question and answers as told."""
-
-    def __init__(self, accept):
-        self.accept = accept
-        self.questions = []
-
-    async def __call__(self, ctx, p):
-        self.questions.append(p.message)
-        if self.accept:
-            return mcp.types.ElicitResult(action="accept", content={"confirm": True})
-        return mcp.types.ElicitResult(action="decline")
-
-
-async def call(client, tool, args):
-    result = await client.call_tool(tool, args)
-    structured = result.structured_content
-    text = result.content[0].text if result.content else None
-    if structured is None or text is None:
-        fail(f"{tool}: no structured result or no text copy")
-    if not result.is_error and json.loads(text) != structured:
-        fail(f"{tool}: the structured result and its text copy differ")
-    return result.is_error, structured
-
-
-async def ok(client, tool, args):
-    error, value = await call(client, tool, args)
-    if error:
-        fail(f"{tool} {args}: {value}")
-    return value
 
 
 async def town_messages(client):
@@ -176,7 +129,7 @@ async def own_post(client):
 
 async def legacy(binary, accept):
     asker = Asker(accept)
-    async with stdio_client(params(binary)) as (read, write):
+    async with stdio_client(demo_params(binary, MATTERMOST_ALLOW_WRITES="true")) as (read, write):
         async with ClientSession(read, write, elicitation_callback=asker) as session:
             await session.initialize()
             if accept:
@@ -187,7 +140,7 @@ async def legacy(binary, accept):
 
 async def stateless(binary, accept):
     asker = Asker(accept)
-    async with mcp.Client(params(binary), mode="auto", elicitation_callback=asker) as client:
+    async with mcp.Client(demo_params(binary, MATTERMOST_ALLOW_WRITES="true"), mode="auto", elicitation_callback=asker) as client:
         if client.protocol_version != "2026-07-28":
             fail(f"mcp.Client negotiated {client.protocol_version}, not 2026-07-28")
         if accept:
