@@ -296,83 +296,11 @@ async fn sigterm_lets_the_call_in_flight_finish_then_the_server_exits_cleanly() 
     assert!(after.is_err(), "nothing listens any more");
 }
 
-/// A certificate authority, and a certificate for localhost and 127.0.0.1 it signed, with openssl.
-fn certificates(
-    dir: &std::path::Path,
-) -> (std::path::PathBuf, std::path::PathBuf, std::path::PathBuf) {
-    let run = |args: &[&str]| {
-        let out = std::process::Command::new("openssl")
-            .args(args)
-            .current_dir(dir)
-            .output()
-            .expect("openssl runs");
-        assert!(
-            out.status.success(),
-            "openssl {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    };
-    run(&[
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-keyout",
-        "ca.key",
-        "-out",
-        "ca.pem",
-        "-days",
-        "2",
-        "-subj",
-        "/CN=http test CA",
-    ]);
-    run(&[
-        "req",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-keyout",
-        "key.pem",
-        "-out",
-        "server.csr",
-        "-subj",
-        "/CN=localhost",
-    ]);
-    std::fs::write(
-        dir.join("ext"),
-        "subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n",
-    )
-    .expect("ext");
-    run(&[
-        "x509",
-        "-req",
-        "-in",
-        "server.csr",
-        "-CA",
-        "ca.pem",
-        "-CAkey",
-        "ca.key",
-        "-CAcreateserial",
-        "-out",
-        "cert.pem",
-        "-days",
-        "2",
-        "-extfile",
-        "ext",
-    ]);
-    (
-        dir.join("ca.pem"),
-        dir.join("cert.pem"),
-        dir.join("key.pem"),
-    )
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn tls_with_rustls_from_tls_cert_and_tls_key() {
     let dir = std::env::temp_dir().join(format!("mm-mcp-tls-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
-    let (ca, cert, key) = certificates(&dir);
+    let (ca, cert, key) = crate::harness::certificates(&dir);
     let sim = Sim::start(two_people(3).world).await.expect("sim");
     let server = h::spawn(
         &sim.url(),

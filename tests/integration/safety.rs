@@ -5,7 +5,7 @@ use crate::harness::{self, BIN};
 use crate::read_channel::tied_channel;
 use mattermost_sim::Sim;
 use serde_json::json;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Stdio;
 use std::sync::Arc;
 use std::time::Duration;
@@ -111,73 +111,6 @@ async fn a_refused_token_stops_the_server_at_start() {
     );
 }
 
-/// A certificate authority and a certificate for localhost and 127.0.0.1 it signed, made with openssl.
-fn certificates(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
-    std::fs::create_dir_all(dir).expect("dir");
-    let run = |args: &[&str]| {
-        let out = std::process::Command::new("openssl")
-            .args(args)
-            .current_dir(dir)
-            .output()
-            .expect("openssl runs");
-        assert!(
-            out.status.success(),
-            "openssl {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    };
-    run(&[
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-keyout",
-        "ca.key",
-        "-out",
-        "ca.pem",
-        "-days",
-        "2",
-        "-subj",
-        "/CN=mattermost-mcp test CA",
-    ]);
-    run(&[
-        "req",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-keyout",
-        "server.key",
-        "-out",
-        "server.csr",
-        "-subj",
-        "/CN=localhost",
-    ]);
-    std::fs::write(dir.join("ext"), "subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n").expect("ext");
-    run(&[
-        "x509",
-        "-req",
-        "-in",
-        "server.csr",
-        "-CA",
-        "ca.pem",
-        "-CAkey",
-        "ca.key",
-        "-CAcreateserial",
-        "-out",
-        "server.pem",
-        "-days",
-        "2",
-        "-extfile",
-        "ext",
-    ]);
-    (
-        dir.join("ca.pem"),
-        dir.join("server.pem"),
-        dir.join("server.key"),
-    )
-}
-
 /// A TLS front for the simulator: terminates TLS with `cert`/`key` and forwards the bytes.
 async fn tls_front(backend: String, cert: &Path, key: &Path) -> u16 {
     use rustls_pki_types::pem::PemObject;
@@ -214,7 +147,7 @@ async fn tls_front(backend: String, cert: &Path, key: &Path) -> u16 {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_ca_file_adds_a_certificate_authority_to_the_systems() {
     let dir = std::env::temp_dir().join(format!("mattermost-mcp-tls-{}", std::process::id()));
-    let (ca, cert, key) = certificates(&dir);
+    let (ca, cert, key) = harness::certificates(&dir);
     let (world, _, _) = tied_channel(3, 1, 42);
     let sim = Sim::start(world).await.expect("sim");
     let backend = sim.url().trim_start_matches("http://").to_string();
