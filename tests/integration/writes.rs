@@ -3,7 +3,7 @@
 //! checks that refuse before anything is asked or sent.
 
 use crate::harness::{Answer, Protocol};
-use crate::writes_fixture::{Direct, start};
+use crate::writes_fixture::{Direct, is_write, start};
 use serde_json::{Value, json};
 
 const BOTH: [Protocol; 2] = [Protocol::Legacy, Protocol::Stateless];
@@ -83,12 +83,7 @@ async fn every_tool(protocol: Protocol) {
     let mut record = |tool: &'static str, log: &[String]| {
         let writes: Vec<String> = log
             .iter()
-            .filter(|l| {
-                !l.starts_with("GET ")
-                    && !l.ends_with("/usernames")
-                    && !l.ends_with("/ids")
-                    && !l.ends_with("/search")
-            })
+            .filter(|l| l.split_once(' ').is_some_and(|(m, p)| is_write(m, p)))
             .cloned()
             .collect();
         counts.push((tool, log.len(), writes));

@@ -114,15 +114,19 @@ impl Env {
     }
 }
 
+/// Whether a request changes something, by the catalog's classification of its operation (the
+/// transport's retry rule).
+pub fn is_write(method: &str, path: &str) -> bool {
+    let m = method.parse().unwrap_or(reqwest::Method::GET);
+    let op = mattermost_mcp::mattermost::operations::of_request(method, path)
+        .map_or("", |e| e.id.as_str());
+    !mattermost_mcp::mattermost::transport::reads(op, &m)
+}
+
 /// The requests among `log` that change something.
 pub fn writes_in(log: &[LoggedRequest]) -> Vec<String> {
     log.iter()
-        .filter(|r| {
-            let m = r.method.parse().unwrap_or(reqwest::Method::GET);
-            let op = mattermost_mcp::mattermost::operations::of_request(&r.method, &r.path)
-                .map_or("", |e| e.id.as_str());
-            !mattermost_mcp::mattermost::transport::reads(op, &m)
-        })
+        .filter(|r| is_write(&r.method, &r.path))
         .map(|r| format!("{} {}", r.method, r.path))
         .collect()
 }
