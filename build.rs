@@ -88,7 +88,7 @@ fn run() -> Result<(), String> {
     settings
         .with_interface(progenitor::InterfaceStyle::Builder)
         .with_hooks(progenitor::HooksMode::Expected)
-        .with_inner_type(quote::quote!(crate::mattermost::transport::Transport));
+        .with_inner_type(quote::quote!(crate::transport::Transport));
     let mut generator = progenitor::Generator::new(&settings);
     let tokens = generator.generate_tokens(&api).map_err(|e| {
         format!("progenitor cannot generate the client from the repaired spec: {e}")

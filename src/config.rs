@@ -154,24 +154,7 @@ impl ConfirmWrites {
     }
 }
 
-/// A secret that never prints.
-#[derive(Clone)]
-pub struct Secret(String);
-
-impl Secret {
-    pub fn new(s: String) -> Secret {
-        Secret(s)
-    }
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl std::fmt::Debug for Secret {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("<redacted>")
-    }
-}
+pub use mattermost_client::Secret;
 
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -312,6 +295,20 @@ impl Config {
             allow_writes: boolean(ALLOW_WRITES, get(ALLOW_WRITES))?,
             toolsets: get(TOOLSETS),
             confirm_writes: ConfirmWrites::parse(get(CONFIRM_WRITES))?,
+        })
+    }
+
+    /// The connection to the configured Mattermost (one pool for every person); a CA file that cannot
+    /// be used is named by its variable.
+    pub fn connect(&self) -> Result<mattermost_client::Mattermost, String> {
+        let options = mattermost_client::Options {
+            url: self.url.clone(),
+            timeout: self.timeout,
+            ca_file: self.ca_file.clone(),
+        };
+        mattermost_client::Mattermost::connect(&options).map_err(|e| match e {
+            mattermost_client::ConnectError::CaFile { .. } => format!("{CA_FILE}={e}"),
+            other => other.to_string(),
         })
     }
 

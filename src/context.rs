@@ -5,6 +5,7 @@
 //! is bounded in entries, bytes and age.
 
 use crate::config::Secret;
+use crate::error::About;
 use crate::error::{ErrorKind, ToolError};
 use crate::mattermost::facts::UserFacts;
 use crate::mattermost::{Mattermost, MmError, send, types};

@@ -26,8 +26,10 @@ fn all() -> &'static [&'static Tool] {
 
 /// The spec as Mattermost publishes it (before any repair), read from where the build found it.
 fn upstream() -> Surface {
-    let doc = document::read(std::path::Path::new(env!("MATTERMOST_SPEC_PATH")))
-        .expect("the pinned spec reads");
+    let doc = document::read(std::path::Path::new(
+        mattermost_client::build_info::SPEC_PATH,
+    ))
+    .expect("the pinned spec reads");
     Surface::of(&doc)
 }
 

@@ -4,8 +4,8 @@
 
 use serde_json::Value;
 
-const OVERRIDES: &str = include_str!(concat!(env!("OUT_DIR"), "/overrides.json"));
-const NORMALIZATION: &str = include_str!(concat!(env!("OUT_DIR"), "/normalization.json"));
+const OVERRIDES: &str = mattermost_client::build_info::OVERRIDES_TABLE_JSON;
+const NORMALIZATION: &str = mattermost_client::build_info::NORMALIZATION_JSON;
 
 fn s(v: &Value, k: &str) -> String {
     v.get(k).and_then(Value::as_str).unwrap_or("").to_string()
@@ -68,8 +68,8 @@ pub fn report() -> String {
     let mut out = String::new();
     out.push_str(&format!(
         "Overrides of the Mattermost OpenAPI spec {} (sha256 {}), from overrides/:\n\n",
-        env!("MATTERMOST_SPEC_FILE"),
-        env!("MATTERMOST_SPEC_SHA256")
+        mattermost_client::build_info::SPEC_FILE,
+        mattermost_client::build_info::SPEC_SHA256
     ));
     let widths = [22usize, 24, 44];
     out.push_str(&format!(

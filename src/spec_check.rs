@@ -8,16 +8,11 @@ use mattermost_spec::check::{self, TableUses, Use};
 use mattermost_spec::{Overrides, Surface, document};
 use std::path::Path;
 
-const SURFACE: &str = include_str!(concat!(env!("OUT_DIR"), "/surface.json"));
-const OVERRIDES: &str = include_str!(concat!(env!("OUT_DIR"), "/overrides_full.json"));
+const SURFACE: &str = mattermost_client::build_info::SURFACE_JSON;
+const OVERRIDES: &str = mattermost_client::build_info::OVERRIDES_JSON;
 
 /// The pinned spec's file name and sha256.
-pub const PINNED: &str = concat!(
-    env!("MATTERMOST_SPEC_FILE"),
-    " (sha256 ",
-    env!("MATTERMOST_SPEC_SHA256"),
-    ")"
-);
+pub const PINNED: &str = mattermost_client::build_info::PINNED;
 
 /// The repaired pinned spec's operations, as the generated client has them.
 pub fn pinned_surface() -> Surface {
@@ -61,7 +56,7 @@ pub fn table_uses() -> TableUses {
         }
     }
     TableUses {
-        pinned: env!("MATTERMOST_SPEC_FILE").to_string(),
+        pinned: mattermost_client::build_info::SPEC_FILE.to_string(),
         uses,
         operations,
     }

@@ -6,6 +6,7 @@
 
 use crate::config::Secret;
 use crate::context::Ctx;
+use crate::error::About;
 use crate::mattermost::{Mattermost, MmError, send, types};
 use crate::serve::limits::PersonLimits;
 use crate::serve::people::{Key, Person, Registry};

@@ -21,7 +21,6 @@ pub mod tls;
 
 use crate::config::Config;
 use crate::inventory::Offer;
-use crate::mattermost::Mattermost;
 use crate::server::{People, Server};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
@@ -42,7 +41,7 @@ pub fn app(
     page_size: usize,
     sessions: CancellationToken,
 ) -> Result<Arc<http::App>, String> {
-    let mm = Arc::new(Mattermost::connect(config)?);
+    let mm = Arc::new(config.connect()?);
     let registry = Arc::new(people::Registry::new(people::Bounds {
         cap: settings.max_people,
         idle: settings.person_idle,
@@ -101,7 +100,7 @@ pub async fn run_http(
     page_size: usize,
     token_set: bool,
 ) -> ExitCode {
-    crate::mattermost::errors::tokens_come_from_requests();
+    crate::error::tokens_come_from_requests();
     if token_set {
         crate::log::warn(&format!(
             "{} is set but not used: over HTTP each request brings its person's token (Authorization: Bearer). \

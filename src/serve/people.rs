@@ -190,7 +190,6 @@ impl Registry {
 mod tests {
     use super::*;
     use crate::config::{Config, Secret};
-    use crate::mattermost::Mattermost;
 
     fn ctx() -> Arc<Ctx> {
         let config = Config::from(|k| match k {
@@ -199,7 +198,7 @@ mod tests {
             _ => None,
         })
         .expect("config");
-        let mm = Arc::new(Mattermost::connect(&config).expect("a client"));
+        let mm = Arc::new(config.connect().expect("a client"));
         Arc::new(Ctx::new(mm, Secret::new("unused".into())))
     }
 

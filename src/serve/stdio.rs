@@ -2,6 +2,7 @@
 
 use crate::config::Config;
 use crate::context::Ctx;
+use crate::error::About;
 use crate::inventory::Offer;
 use crate::mattermost::{self, MmError};
 use crate::server::{People, Server};
@@ -14,7 +15,7 @@ const START_CHECK: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// Serves MCP on stdin/stdout until the client closes it.
 pub async fn run(config: Config, offer: Offer, page_size: usize) -> ExitCode {
-    let mm = match mattermost::Mattermost::connect(&config) {
+    let mm = match config.connect() {
         Ok(mm) => Arc::new(mm),
         Err(message) => {
             crate::log::error(&message);

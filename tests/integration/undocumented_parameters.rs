@@ -57,7 +57,7 @@ async fn client(sim: &Sim, user: &str) -> Direct {
     })
     .expect("config");
     Direct {
-        mm: Mattermost::connect(&config).expect("client"),
+        mm: config.connect().expect("client"),
         token: config.token,
     }
 }

@@ -186,7 +186,7 @@ impl Direct {
         })
         .expect("config");
         Direct {
-            mm: Mattermost::connect(&config).expect("client"),
+            mm: config.connect().expect("client"),
             token: config.token,
         }
     }

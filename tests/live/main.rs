@@ -7,7 +7,7 @@
 //! the skip is printed whatever the output capture.
 
 use mattermost_mcp::config::Config;
-use mattermost_mcp::mattermost::{Mattermost, as_person_for_tests, send};
+use mattermost_mcp::mattermost::{as_person_for_tests, send};
 use rmcp::model::CallToolRequestParams;
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
 use rmcp::{RoleClient, ServiceExt, service::RunningService};
@@ -335,7 +335,7 @@ async fn collapsed_threads_is_read_by_the_server(live: &Live, team: &str) -> Res
         "MATTERMOST_ALLOW_HTTP" => Some("true".into()),
         _ => None,
     })?;
-    let mm = Mattermost::connect(&config)?;
+    let mm = config.connect()?;
     let token = config.token.clone();
     let all = as_person_for_tests(
         &token,

@@ -24,6 +24,7 @@ use super::answers::{self, Called, Position, Shaped};
 use crate::args::{Arg, Kind, Limit};
 use crate::confirm::{self, Question};
 use crate::context::Ctx;
+use crate::error::About;
 use crate::error::{ErrorKind, ToolError, quote};
 use crate::mattermost::MmError;
 use crate::mattermost::operations::{

@@ -226,7 +226,6 @@ pub fn mentions(message: &str, key: &str) -> bool {
 mod tests {
     use super::*;
     use crate::config::{Config, Secret};
-    use crate::mattermost::Mattermost;
 
     #[test]
     fn a_mention_is_the_key_as_a_whole_word() {
@@ -277,7 +276,7 @@ mod tests {
             toolsets: None,
             confirm_writes: Default::default(),
         };
-        let mm = Arc::new(Mattermost::connect(&config).expect("a client"));
+        let mm = Arc::new(config.connect().expect("a client"));
         let cx = Ctx::new(mm, config.token);
         cx.know_me(types::User {
             id: Some(format!("{username:a<26}")),

@@ -1,11 +1,9 @@
-//! Mattermost's failures, read from what the generated client returns, and turned into tool errors a
-//! model can act on: which token or permission is at fault, which value named nothing, which request
-//! of Mattermost's failed (its error id and request id), or that the address does not answer as
-//! Mattermost.
+//! Mattermost's failures ([`MmError`]) as tool errors a model can act on: which token or permission is
+//! at fault, which value named nothing, which request of Mattermost's failed (its error id and request
+//! id), or that the address does not answer as Mattermost.
 
-use super::generated::types::AppError;
-use crate::error::{ErrorKind, ToolError, quote};
-use progenitor_client::Error;
+use super::{ErrorKind, ToolError, quote};
+use mattermost_client::MmError;
 use serde_json::json;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -14,118 +12,21 @@ use std::sync::atomic::{AtomicBool, Ordering};
 static TOKENS_FROM_REQUESTS: AtomicBool = AtomicBool::new(false);
 
 /// Says, for the whole process, that tokens come from each request (set once when HTTP serving starts).
-pub fn tokens_come_from_requests() {
+pub(crate) fn tokens_come_from_requests() {
     TOKENS_FROM_REQUESTS.store(true, Ordering::Relaxed);
 }
 
-#[derive(Debug, Clone)]
-pub enum MmError {
-    /// Mattermost answered with its AppError JSON.
-    Api {
-        status: u16,
-        id: String,
-        message: String,
-        request_id: String,
-    },
-    /// 429, still, after the waits `Retry-After` asked for.
-    RateLimited { retry_after: Option<String> },
-    /// The answer is not Mattermost's: an HTML or proxy page, plain text, malformed JSON.
-    NotMattermost {
-        status: u16,
-        content_type: String,
-        detail: String,
-    },
-    /// No answer: connection refused or cut, or the request timed out.
-    Unreachable { detail: String, timeout: bool },
-    /// Refused on this side before sending (an undeclared operation, the call's budget spent).
-    Refused(String),
-}
-
-fn snippet(bytes: &[u8]) -> String {
-    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(160)]);
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-impl MmError {
-    /// Reads a generated client's error. An unexpected response's body is already in memory (the
-    /// transport buffers every body), so reading it here is cheap.
-    pub async fn from_client(error: Error<AppError>) -> MmError {
-        match error {
-            Error::ErrorResponse(rv) => {
-                let status = rv.status().as_u16();
-                let e = rv.into_inner();
-                MmError::Api {
-                    status,
-                    id: e.id.unwrap_or_default(),
-                    message: e.message.unwrap_or_default(),
-                    request_id: e.request_id.unwrap_or_default(),
-                }
-            }
-            Error::UnexpectedResponse(response) => {
-                let status = response.status().as_u16();
-                let content_type = response
-                    .headers()
-                    .get(reqwest::header::CONTENT_TYPE)
-                    .and_then(|v| v.to_str().ok())
-                    .unwrap_or("")
-                    .to_string();
-                let retry_after = response
-                    .headers()
-                    .get(reqwest::header::RETRY_AFTER)
-                    .and_then(|v| v.to_str().ok())
-                    .map(str::to_string);
-                let bytes = response.bytes().await.unwrap_or_default();
-                if status == 429 {
-                    return MmError::RateLimited { retry_after };
-                }
-                match serde_json::from_slice::<AppError>(&bytes) {
-                    Ok(e) if e.id.is_some() || e.message.is_some() => MmError::Api {
-                        status,
-                        id: e.id.unwrap_or_default(),
-                        message: e.message.unwrap_or_default(),
-                        request_id: e.request_id.unwrap_or_default(),
-                    },
-                    _ => MmError::NotMattermost {
-                        status,
-                        content_type,
-                        detail: snippet(&bytes),
-                    },
-                }
-            }
-            Error::InvalidResponsePayload(bytes, e) => {
-                // The answer as it was received (the transport noted it), not as it should have been.
-                let (status, content_type) = super::call::current()
-                    .and_then(|s| s.last_answer())
-                    .unwrap_or((200, "unknown".into()));
-                MmError::NotMattermost {
-                    status,
-                    content_type,
-                    detail: format!("not the JSON Mattermost sends ({e}): {}", snippet(&bytes)),
-                }
-            }
-            Error::CommunicationError(e) => MmError::Unreachable {
-                timeout: e.is_timeout(),
-                detail: without_url(&e),
-            },
-            Error::ResponseBodyError(e) | Error::InvalidUpgrade(e) => MmError::Unreachable {
-                timeout: e.is_timeout(),
-                detail: format!("the answer broke off: {}", without_url(&e)),
-            },
-            Error::Custom(s) | Error::InvalidRequest(s) => MmError::Refused(s),
-        }
-    }
-
-    pub fn status(&self) -> Option<u16> {
-        match self {
-            MmError::Api { status, .. } | MmError::NotMattermost { status, .. } => Some(*status),
-            MmError::RateLimited { .. } => Some(429),
-            _ => None,
-        }
-    }
-
+/// A Mattermost failure read as a tool error.
+pub(crate) trait About {
     /// The tool error, for a request about `what` (`channel`, `post`, `user`, ...) named `value` as the
     /// model gave it. `base_url` is the configured Mattermost.
-    pub fn about(self, what: &str, value: &str, base_url: &str) -> ToolError {
+    fn about(self, what: &str, value: &str, base_url: &str) -> ToolError;
+}
+
+impl About for MmError {
+    /// The tool error, for a request about `what` (`channel`, `post`, `user`, ...) named `value` as the
+    /// model gave it. `base_url` is the configured Mattermost.
+    fn about(self, what: &str, value: &str, base_url: &str) -> ToolError {
         match self {
             MmError::Api { status: 401, id, .. } if TOKENS_FROM_REQUESTS.load(Ordering::Relaxed) => {
                 ToolError::new(ErrorKind::Unauthorized,
@@ -230,30 +131,5 @@ fn finder(what: &str) -> &'static str {
         "file" => "search_files",
         "thread" => "list_threads",
         _ => "the list and search tools",
-    }
-}
-
-/// A reqwest error's text without the request's URL (whose query could hold argument values); the URL
-/// of the configured server is named by the caller.
-fn without_url(e: &reqwest::Error) -> String {
-    let mut source: Option<&dyn std::error::Error> = std::error::Error::source(e);
-    let mut parts = Vec::new();
-    while let Some(s) = source {
-        parts.push(s.to_string());
-        source = s.source();
-    }
-    let kind = if e.is_timeout() {
-        "timed out"
-    } else if e.is_connect() {
-        "connection failed"
-    } else if e.is_body() || e.is_decode() {
-        "the body could not be read"
-    } else {
-        "request failed"
-    };
-    if parts.is_empty() {
-        kind.to_string()
-    } else {
-        format!("{kind}: {}", parts.join(": "))
     }
 }

@@ -2,6 +2,9 @@
 //! rejected value, says what is accepted and names the next step — and the same as structured data
 //! (`{"error": {"kind", "message", ...}}`), with its kind as a word a client can branch on.
 
+mod from_mattermost;
+
+pub(crate) use from_mattermost::{About, tokens_come_from_requests};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 

@@ -6,7 +6,7 @@
 //! argument threading. A request outside any scope is refused: every request carries a person's token,
 //! and the token only ever comes from a scope.
 
-use crate::config::Secret;
+use crate::Secret;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};

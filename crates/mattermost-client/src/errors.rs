@@ -1,0 +1,138 @@
+//! Mattermost's failures, read from what the generated client returns: its AppError (status, error id,
+//! message, request id), a rate limit that outlasted the waits, an answer that is not Mattermost's, no
+//! answer at all, or a request refused on this side before sending. The server turns them into tool
+//! errors a model can act on.
+
+use crate::generated::types::AppError;
+use progenitor_client::Error;
+
+#[derive(Debug, Clone)]
+pub enum MmError {
+    /// Mattermost answered with its AppError JSON.
+    Api {
+        status: u16,
+        id: String,
+        message: String,
+        request_id: String,
+    },
+    /// 429, still, after the waits `Retry-After` asked for.
+    RateLimited { retry_after: Option<String> },
+    /// The answer is not Mattermost's: an HTML or proxy page, plain text, malformed JSON.
+    NotMattermost {
+        status: u16,
+        content_type: String,
+        detail: String,
+    },
+    /// No answer: connection refused or cut, or the request timed out.
+    Unreachable { detail: String, timeout: bool },
+    /// Refused on this side before sending (an undeclared operation, the call's budget spent).
+    Refused(String),
+}
+
+fn snippet(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(160)]);
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+impl MmError {
+    /// Reads a generated client's error. An unexpected response's body is already in memory (the
+    /// transport buffers every body), so reading it here is cheap.
+    pub async fn from_client(error: Error<AppError>) -> MmError {
+        match error {
+            Error::ErrorResponse(rv) => {
+                let status = rv.status().as_u16();
+                let e = rv.into_inner();
+                MmError::Api {
+                    status,
+                    id: e.id.unwrap_or_default(),
+                    message: e.message.unwrap_or_default(),
+                    request_id: e.request_id.unwrap_or_default(),
+                }
+            }
+            Error::UnexpectedResponse(response) => {
+                let status = response.status().as_u16();
+                let content_type = response
+                    .headers()
+                    .get(reqwest::header::CONTENT_TYPE)
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or("")
+                    .to_string();
+                let retry_after = response
+                    .headers()
+                    .get(reqwest::header::RETRY_AFTER)
+                    .and_then(|v| v.to_str().ok())
+                    .map(str::to_string);
+                let bytes = response.bytes().await.unwrap_or_default();
+                if status == 429 {
+                    return MmError::RateLimited { retry_after };
+                }
+                match serde_json::from_slice::<AppError>(&bytes) {
+                    Ok(e) if e.id.is_some() || e.message.is_some() => MmError::Api {
+                        status,
+                        id: e.id.unwrap_or_default(),
+                        message: e.message.unwrap_or_default(),
+                        request_id: e.request_id.unwrap_or_default(),
+                    },
+                    _ => MmError::NotMattermost {
+                        status,
+                        content_type,
+                        detail: snippet(&bytes),
+                    },
+                }
+            }
+            Error::InvalidResponsePayload(bytes, e) => {
+                // The answer as it was received (the transport noted it), not as it should have been.
+                let (status, content_type) = crate::call::current()
+                    .and_then(|s| s.last_answer())
+                    .unwrap_or((200, "unknown".into()));
+                MmError::NotMattermost {
+                    status,
+                    content_type,
+                    detail: format!("not the JSON Mattermost sends ({e}): {}", snippet(&bytes)),
+                }
+            }
+            Error::CommunicationError(e) => MmError::Unreachable {
+                timeout: e.is_timeout(),
+                detail: without_url(&e),
+            },
+            Error::ResponseBodyError(e) | Error::InvalidUpgrade(e) => MmError::Unreachable {
+                timeout: e.is_timeout(),
+                detail: format!("the answer broke off: {}", without_url(&e)),
+            },
+            Error::Custom(s) | Error::InvalidRequest(s) => MmError::Refused(s),
+        }
+    }
+
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            MmError::Api { status, .. } | MmError::NotMattermost { status, .. } => Some(*status),
+            MmError::RateLimited { .. } => Some(429),
+            _ => None,
+        }
+    }
+}
+
+/// A reqwest error's text without the request's URL (whose query could hold argument values); the URL
+/// of the configured server is named by the caller.
+fn without_url(e: &reqwest::Error) -> String {
+    let mut source: Option<&dyn std::error::Error> = std::error::Error::source(e);
+    let mut parts = Vec::new();
+    while let Some(s) = source {
+        parts.push(s.to_string());
+        source = s.source();
+    }
+    let kind = if e.is_timeout() {
+        "timed out"
+    } else if e.is_connect() {
+        "connection failed"
+    } else if e.is_body() || e.is_decode() {
+        "the body could not be read"
+    } else {
+        "request failed"
+    };
+    if parts.is_empty() {
+        kind.to_string()
+    } else {
+        format!("{kind}: {}", parts.join(": "))
+    }
+}

@@ -1,0 +1,3 @@
+//! The Mattermost client crate ([`mattermost_client`]), as the server names it.
+
+pub use mattermost_client::*;
