@@ -339,6 +339,11 @@ fn stateless<A>(input: &Input<A>, question: &Question, bound: &str) -> Result<Co
     }
 }
 
+/// A message shown in a question exactly, between two rules.
+pub fn shown(message: &str) -> String {
+    format!("────────\n{message}\n────────")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,7 +4,7 @@
 use super::matching::{Candidate, Matched, ambiguous, choose, unknown};
 use super::people::user;
 use super::posts::post_id;
-use super::teams::team_of;
+use super::teams::{team_name_like, team_of};
 use crate::context::Ctx;
 use crate::error::{ErrorKind, ToolError, quote};
 use crate::ids::is_id;
@@ -16,12 +16,6 @@ pub(crate) fn channel_name_like(s: &str) -> bool {
         && s.len() <= 64
         && s.bytes()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
-}
-
-pub(crate) fn team_name_like(s: &str) -> bool {
-    (2..=64).contains(&s.len())
-        && s.bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
 }
 
 /// Resolves a channel reference to its id. `team` (a team reference) narrows a name to one team.

@@ -1,12 +1,18 @@
 //! A team named by id, URL name or display name.
 
-use super::channels::team_name_like;
 use super::matching::{Candidate, Matched, ambiguous, choose, unknown};
 use crate::context::Ctx;
 use crate::error::ToolError;
 use crate::ids::is_id;
 use crate::mattermost::{send, types};
 use serde_json::json;
+
+/// Whether `s` could be a team's URL name: 2 to 64 lowercase letters, digits and `-`.
+pub(crate) fn team_name_like(s: &str) -> bool {
+    (2..=64).contains(&s.len())
+        && s.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+}
 
 /// Resolves a team reference (id, name or display name).
 pub async fn team_of(cx: &Ctx, reference: &str) -> Result<types::Team, ToolError> {

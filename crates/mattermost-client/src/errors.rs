@@ -103,6 +103,19 @@ impl MmError {
         }
     }
 
+    /// Whether a failed request may be sent again because it may not have arrived: the connection
+    /// broke, the request timed out, or a proxy answered 502, 503 or 504.
+    pub fn may_not_have_arrived(&self) -> bool {
+        match self {
+            MmError::Unreachable { .. } => true,
+            MmError::Api { status, .. } | MmError::NotMattermost { status, .. } => {
+                matches!(status, 502..=504)
+            }
+            _ => false,
+        }
+    }
+
+    /// The HTTP status Mattermost answered with, if it answered.
     pub fn status(&self) -> Option<u16> {
         match self {
             MmError::Api { status, .. } | MmError::NotMattermost { status, .. } => Some(*status),

@@ -422,8 +422,7 @@ fn failed(cx: &Ctx, e: &Entry, d: DispatchError, request: &str) -> ToolError {
             return ToolError::bad_argument(other.to_string()).with("operation", json!(e.id));
         }
     };
-    let unsure =
-        e.access == Access::Write && crate::tools::writes::common::may_not_have_arrived(&error);
+    let unsure = e.access == Access::Write && error.may_not_have_arrived();
     let needs = if super::admin_only(e) {
         " It needs a system administrator.".to_string()
     } else if !e.permissions.required.is_empty() {
@@ -549,7 +548,7 @@ fn page_of(
 fn note(e: &Entry) -> Option<String> {
     match e.paging.kind {
         PagingKind::CursorField | PagingKind::Keyset | PagingKind::LimitOnly => {
-            let mut s = super::describe_operation::how_paged(e);
+            let mut s = super::how_paged(e);
             if let Some(n) = &e.paging.note {
                 s.push_str(&format!(" {n}."));
             }
@@ -693,13 +692,10 @@ pub fn question(e: &Entry, params: &Params) -> Question {
                 let head: String = pretty.chars().take(SHOWN_BODY).collect();
                 format!(
                     "\n\nBody (its first {SHOWN_BODY} of {count} characters):\n{}",
-                    crate::tools::writes::common::shown(&format!("{head}…"))
+                    crate::confirm::shown(&format!("{head}…"))
                 )
             } else {
-                format!(
-                    "\n\nBody:\n{}",
-                    crate::tools::writes::common::shown(&pretty)
-                )
+                format!("\n\nBody:\n{}", crate::confirm::shown(&pretty))
             }
         }
         None => String::new(),

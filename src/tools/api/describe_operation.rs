@@ -4,10 +4,10 @@
 //! the permissions the spec names, and the offered tools that already cover it. Read from the compiled
 //! catalog: no Mattermost request.
 
-use super::OPERATION;
+use super::{OPERATION, how_paged};
 use crate::context::Ctx;
 use crate::error::ToolError;
-use crate::mattermost::operations::{Access, BODY, Entry, PagingKind};
+use crate::mattermost::operations::{Access, BODY, Entry};
 use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
 use mattermost_spec::catalog::TypeInfo;
 use schemars::JsonSchema;
@@ -131,40 +131,6 @@ fn undocumented_file(u: &Option<mattermost_spec::catalog::Undocumented>) -> Opti
             u.file, u.source
         )
     })
-}
-
-/// How `call_operation` pages an operation of this kind.
-pub fn how_paged(e: &Entry) -> String {
-    let continued = match e.paging.params.as_slice() {
-        [] => String::new(),
-        p => p.join(", "),
-    };
-    match e.paging.kind {
-        PagingKind::None if e.access == Access::Write => {
-            "Sent once; its answer is what it did (an answer larger than a page is kept and paged by next_cursor)."
-                .into()
-        }
-        PagingKind::None => {
-            "One answer; an object larger than a page is cut between its fields, next_cursor continues.".into()
-        }
-        PagingKind::PagePerPage | PagingKind::Offset => format!(
-            "call_operation walks {continued} for you (leave them out): limit is the page size, next_cursor the \
-             next page. Offset paging can skip or repeat items while the list changes."
-        ),
-        PagingKind::BeforeAfter => format!(
-            "call_operation pages back from the newest with `before` = the last item's id (or forward from an \
-             `after` you give); leave {continued} but before/after out."
-        ),
-        PagingKind::WholeList | PagingKind::Since => {
-            "Mattermost answers the whole list; call_operation pages it in Mattermost's order, kept for the cursor \
-             chain (later pages cost no request)."
-                .into()
-        }
-        PagingKind::CursorField | PagingKind::Keyset | PagingKind::LimitOnly => format!(
-            "call_operation sends your parameters once and pages what Mattermost answered; to read past it, call \
-             again with {continued} set as that answer says."
-        ),
-    }
 }
 
 /// A placeholder for a value you must fill in: `<channel_id>`, or the type's sample.

@@ -13,7 +13,7 @@ pub mod find_operations;
 use crate::args::{Arg, Kind};
 use crate::calls::Call;
 use crate::error::ToolError;
-use crate::mattermost::operations::{self, Entry};
+use crate::mattermost::operations::{self, Access, Entry, PagingKind};
 use crate::tool::Tool;
 
 /// The operation a describing or calling tool takes.
@@ -91,4 +91,38 @@ pub fn covered_by(offered: &[&'static Tool], operation: &str) -> Vec<&'static st
         }
     }
     out
+}
+
+/// How `call_operation` pages an operation of this kind.
+pub fn how_paged(e: &Entry) -> String {
+    let continued = match e.paging.params.as_slice() {
+        [] => String::new(),
+        p => p.join(", "),
+    };
+    match e.paging.kind {
+        PagingKind::None if e.access == Access::Write => {
+            "Sent once; its answer is what it did (an answer larger than a page is kept and paged by next_cursor)."
+                .into()
+        }
+        PagingKind::None => {
+            "One answer; an object larger than a page is cut between its fields, next_cursor continues.".into()
+        }
+        PagingKind::PagePerPage | PagingKind::Offset => format!(
+            "call_operation walks {continued} for you (leave them out): limit is the page size, next_cursor the \
+             next page. Offset paging can skip or repeat items while the list changes."
+        ),
+        PagingKind::BeforeAfter => format!(
+            "call_operation pages back from the newest with `before` = the last item's id (or forward from an \
+             `after` you give); leave {continued} but before/after out."
+        ),
+        PagingKind::WholeList | PagingKind::Since => {
+            "Mattermost answers the whole list; call_operation pages it in Mattermost's order, kept for the cursor \
+             chain (later pages cost no request)."
+                .into()
+        }
+        PagingKind::CursorField | PagingKind::Keyset | PagingKind::LimitOnly => format!(
+            "call_operation sends your parameters once and pages what Mattermost answered; to read past it, call \
+             again with {continued} set as that answer says."
+        ),
+    }
 }

@@ -8,7 +8,7 @@
 //! member, and no counts"; a 404 means a member-less reader that may still read the counts (a system
 //! admin).
 
-use super::common::{channel_error, direct_names, my_item, team_names};
+use super::common::{direct_names, my_item, team_names};
 use super::{CHANNEL, TEAM_OF_CHANNEL};
 use crate::calls::{Call, ME, MY_TEAMS, Source, USERNAMES};
 use crate::context::Ctx;
@@ -17,6 +17,7 @@ use crate::mattermost::send;
 use crate::resolve;
 use crate::show::ChannelItem;
 use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
+use crate::tools::shared::channels::channel_error;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

@@ -3,7 +3,6 @@
 //! channel the person has not joined is refused as `not_member`; no other operation of the API gives
 //! these counts to a non-member.
 
-use super::common::refused;
 use super::{CHANNEL, TEAM_OF_CHANNEL};
 use crate::calls::{Call, Source};
 use crate::context::Ctx;
@@ -11,6 +10,7 @@ use crate::error::ToolError;
 use crate::mattermost::send;
 use crate::resolve;
 use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
+use crate::tools::shared::channels::refused;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

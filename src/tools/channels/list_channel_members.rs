@@ -5,7 +5,6 @@
 //! `read_channel`; a user search narrowed to the channel needs the same), so a public channel the
 //! person has not joined is refused as `not_member`.
 
-use super::common::{kept_page, refused};
 use super::{CHANNEL, TEAM_OF_CHANNEL};
 use crate::calls::{Call, Source, USERNAMES};
 use crate::context::Ctx;
@@ -16,8 +15,10 @@ use crate::paging::{Page, Strategy};
 use crate::resolve;
 use crate::show::{UserItem, is_false};
 use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
-use crate::tools::people::common::members_keyed;
-use crate::tools::teams::LISTS;
+use crate::tools::shared::args::LISTS;
+use crate::tools::shared::channels::refused;
+use crate::tools::shared::lists::kept_page;
+use crate::tools::shared::people::members_keyed;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;

@@ -15,7 +15,7 @@ use crate::paging::{Page, Strategy, recently_active};
 use crate::resolve;
 use crate::show::{ChannelItem, unread_posts};
 use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
-use crate::tools::teams::LISTS;
+use crate::tools::shared::args::LISTS;
 use serde::Deserialize;
 use std::collections::HashMap;
 

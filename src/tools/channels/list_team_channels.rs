@@ -9,7 +9,7 @@ use crate::error::ToolError;
 use crate::paging::{Page, Strategy};
 use crate::show::ChannelItem;
 use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
-use crate::tools::teams::{LISTS, TEAM};
+use crate::tools::shared::args::{LISTS, ONE_TEAM as TEAM};
 use serde::Deserialize;
 
 pub const TOOL: Tool = Tool {

@@ -10,4 +10,4 @@ pub mod list_channels;
 pub mod list_team_channels;
 pub mod search_channels;
 
-pub(crate) use super::{CHANNEL, TEAM_OF_CHANNEL};
+pub(crate) use super::shared::args::{CHANNEL, TEAM_OF_CHANNEL};

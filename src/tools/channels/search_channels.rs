@@ -10,7 +10,7 @@
 //! (api4/channel.go searchChannelsForTeam asks for their team membership). The person's own channels
 //! are matched here the same way, without the stemming.
 
-use super::common::{name_key, team_names};
+use super::common::team_names;
 use crate::args::{Arg, Kind};
 use crate::calls::{Call, MY_CHANNELS, MY_TEAMS, Source};
 use crate::context::Ctx;
@@ -22,7 +22,8 @@ use crate::paging::{Page, Strategy};
 use crate::resolve;
 use crate::show::ChannelItem;
 use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
-use crate::tools::teams::LISTS;
+use crate::tools::shared::args::LISTS;
+use crate::tools::shared::lists::name_key;
 use serde::Deserialize;
 use std::collections::HashSet;
 

@@ -4,4 +4,4 @@
 pub mod read_file;
 pub mod search_files;
 
-pub(crate) use super::TEAM;
+pub(crate) use super::shared::args::TEAM;

@@ -30,7 +30,7 @@ use crate::resolve;
 use crate::resources::extra;
 use crate::show::FileItem;
 use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
-use crate::tools::posts::common::channel_labels;
+use crate::tools::shared::posts::channel_labels;
 use attachment_reader::{Content, Image, Items, Plan};
 use base64::Engine;
 use schemars::JsonSchema;

@@ -13,8 +13,8 @@ use crate::paging::whole_list::{self, After};
 use crate::paging::{Page, Strategy};
 use crate::show::FileItem;
 use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
-use crate::tools::posts::common::channel_labels;
-use crate::tools::posts::search::{self, ASKED, ASKED_IN_TEAM, INCLUDE_ARCHIVED, MATCH_ANY};
+use crate::tools::shared::posts::channel_labels;
+use crate::tools::shared::search::{self, ASKED, ASKED_IN_TEAM, INCLUDE_ARCHIVED, MATCH_ANY};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

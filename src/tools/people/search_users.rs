@@ -21,7 +21,7 @@ use crate::paging::{Page, Strategy};
 use crate::resolve;
 use crate::show::UserItem;
 use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
-use crate::tools::channels::common::refused;
+use crate::tools::shared::channels::refused;
 use serde::Deserialize;
 use std::collections::HashSet;
 

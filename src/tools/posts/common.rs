@@ -5,79 +5,14 @@
 use crate::context::Ctx;
 use crate::error::{ErrorKind, ToolError};
 use crate::mattermost::MmError;
-use crate::mattermost::facts::{ChannelFacts, ChannelKind, PostFacts};
-use crate::mattermost::types::{self, Post};
+use crate::paging::Page;
 use crate::paging::posts_by_time::Posts;
-use crate::paging::whole_list::{Keyed, SortKey};
-use crate::paging::{Page, search_capped};
 use crate::resolve;
-use crate::show::{self, PostItem, Shown};
+use crate::show::{self, PostItem};
 use crate::time::rfc3339;
+use crate::tools::shared::posts::post_items;
 use schemars::JsonSchema;
 use serde::Serialize;
-use std::collections::{HashMap, HashSet};
-
-/// Items for a page of posts, with the authors' usernames (one lookup for those not yet known); `max`
-/// is the message length beyond which a message is cut.
-pub async fn post_items(
-    cx: &Ctx,
-    posts: &[Post],
-    max: Option<usize>,
-) -> Result<Vec<PostItem>, ToolError> {
-    let names = cx.usernames(show::authors(posts)).await?;
-    let me = cx.my_id().await?;
-    let shown = Shown {
-        usernames: &names,
-        me: &me,
-    };
-    Ok(posts.iter().map(|p| PostItem::of(p, &shown, max)).collect())
-}
-
-/// Labels (`~name`, `@username`, a group's names) of the person's channels among `ids`; a channel that
-/// is not theirs keeps no label.
-pub async fn channel_labels<'a>(
-    cx: &Ctx,
-    ids: impl IntoIterator<Item = &'a str>,
-) -> Result<HashMap<String, String>, ToolError> {
-    let wanted: HashSet<&str> = ids.into_iter().collect();
-    if wanted.is_empty() {
-        return Ok(HashMap::new());
-    }
-    let mine = cx.my_channels().await?;
-    let me = cx.my_id().await?;
-    let chans: Vec<&types::Channel> = mine.iter().filter(|c| wanted.contains(c.id())).collect();
-    let others = chans
-        .iter()
-        .filter(|c| c.kind() == ChannelKind::Direct)
-        .filter_map(|c| c.other_person(&me))
-        .map(str::to_string);
-    let names = cx.usernames(others.collect::<Vec<_>>()).await?;
-    Ok(chans
-        .iter()
-        .map(|c| (c.id().to_string(), show::channel_label(c, &me, &names)))
-        .collect())
-}
-
-/// Items for posts from many channels, each saying which channel it is in.
-pub async fn post_items_in_channels(cx: &Ctx, posts: &[Post]) -> Result<Vec<PostItem>, ToolError> {
-    let items = post_items(cx, posts, Some(show::MESSAGE_CUT)).await?;
-    let labels = channel_labels(cx, posts.iter().map(|p| p.channel())).await?;
-    Ok(posts
-        .iter()
-        .zip(items)
-        .map(|(p, item)| item.in_channel(p.channel(), labels.get(p.channel()).map(String::as_str)))
-        .collect())
-}
-
-/// Posts keyed newest first, ties by id.
-pub fn newest_first(posts: Vec<Post>) -> Vec<Keyed<Post>> {
-    search_capped::ordered(posts, |p| p.created(), |p| p.id().to_string())
-}
-
-/// Keyed by creation time, for lists kept whole.
-pub fn by_creation<T>(p: &Post, item: T) -> Keyed<T> {
-    Keyed::new(SortKey::Int(p.created()), p.id(), item)
-}
 
 /// The channel a channel tool reads, from its `channel` and `team` arguments.
 pub async fn channel_of(cx: &Ctx, channel: &str, team: Option<&str>) -> Result<String, ToolError> {

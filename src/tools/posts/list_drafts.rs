@@ -2,7 +2,7 @@
 //! whole per team, ordered by a time that moves as the person types, so they are read whole once per
 //! cursor chain and kept (`paging::pages_with_ties`).
 
-use super::common::{channel_labels, failed_or_disabled, teams_of};
+use super::common::{failed_or_disabled, teams_of};
 use crate::args::Limit;
 use crate::calls::{Call, ME, MY_CHANNELS, Source, USERNAMES};
 use crate::context::Ctx;
@@ -12,6 +12,7 @@ use crate::paging::whole_list::{After, Keyed, Order, SortKey};
 use crate::paging::{Page, Strategy, pages_with_ties};
 use crate::show::{DraftItem, draft_key};
 use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
+use crate::tools::shared::posts::channel_labels;
 use serde::Deserialize;
 
 pub const TOOL: Tool = Tool {

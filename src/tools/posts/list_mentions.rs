@@ -3,7 +3,6 @@
 //! come from the person's own user and notification settings and are kept for them alone
 //! (`Ctx::note`), read again after [`KEYS_KEPT_FOR`].
 
-use super::search::{self, body, in_team};
 use crate::args::{Arg, Kind, Limit};
 use crate::calls::{Call, ME, MY_CHANNELS, Source, USERNAMES};
 use crate::context::Ctx;
@@ -16,6 +15,7 @@ use crate::paging::{Page, Strategy};
 use crate::show::{self, PostItem};
 use crate::time::rfc3339;
 use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
+use crate::tools::shared::search::{self, body, in_team};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;

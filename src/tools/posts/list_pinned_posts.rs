@@ -1,7 +1,7 @@
 //! `list_pinned_posts`: a channel's pinned posts, newest first. Mattermost gives the list whole, so each
 //! page reads it again and goes on after the last post shown (`paging::whole_list`).
 
-use super::common::{InChannel, channel_of, newest_first, post_items};
+use super::common::{InChannel, channel_of};
 use crate::args::Limit;
 use crate::calls::{Call, Source, USERNAMES};
 use crate::context::Ctx;
@@ -11,6 +11,7 @@ use crate::paging::whole_list::{self, After, Order};
 use crate::paging::{Page, Strategy};
 use crate::show::{self, PostItem};
 use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
+use crate::tools::shared::posts::{newest_first, post_items};
 use serde::Deserialize;
 
 pub const TOOL: Tool = Tool {

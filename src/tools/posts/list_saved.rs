@@ -3,7 +3,7 @@
 //! back empty), so the list is read whole once per cursor chain and kept for it
 //! (`paging::pages_with_ties`); later pages cost no request.
 
-use super::common::{ManyPosts, by_creation, post_items_in_channels};
+use super::common::ManyPosts;
 use crate::args::Limit;
 use crate::calls::{Call, ME, MY_CHANNELS, Source, USERNAMES};
 use crate::context::Ctx;
@@ -12,6 +12,7 @@ use crate::paging::whole_list::{After, Keyed, Order};
 use crate::paging::{Page, Strategy, pages_with_ties, saved_posts};
 use crate::show::PostItem;
 use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
+use crate::tools::shared::posts::{by_creation, post_items_in_channels};
 use serde::Deserialize;
 
 pub const TOOL: Tool = Tool {

@@ -1,7 +1,7 @@
 //! `list_threads`: the threads the person follows, newest reply first, read whole once per cursor
 //! chain (`paging::followed_threads`, kept as in `paging::pages_with_ties`), each with its channel.
 
-use super::common::{ManyPosts, channel_labels, teams_of};
+use super::common::{ManyPosts, teams_of};
 use crate::args::{Arg, Kind, Limit};
 use crate::calls::{Call, ME, MY_CHANNELS, Source, USERNAMES};
 use crate::context::Ctx;
@@ -12,6 +12,7 @@ use crate::paging::whole_list::{After, Keyed, Order, SortKey};
 use crate::paging::{Page, Strategy, followed_threads, pages_with_ties};
 use crate::show::{Shown, ThreadItem};
 use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
+use crate::tools::shared::posts::channel_labels;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

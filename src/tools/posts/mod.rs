@@ -12,7 +12,7 @@ pub mod list_threads;
 pub mod read_channel;
 pub mod read_thread;
 pub mod read_unread;
-pub mod search;
+
 pub mod search_posts;
 
-pub(crate) use super::{CHANNEL, POST, TEAM, TEAM_OF_CHANNEL};
+pub(crate) use super::shared::args::{CHANNEL, POST, TEAM, TEAM_OF_CHANNEL};

@@ -2,7 +2,6 @@
 //! Mattermost's (time, id) keyset (`paging::thread`). Every page asks for the thread of the post given
 //! (a cursor comes back with the same arguments), so the cursor holds only the keyset's (time, id).
 
-use super::common::post_items;
 use crate::args::Limit;
 use crate::calls::{Call, Source, USERNAMES};
 use crate::context::Ctx;
@@ -13,6 +12,7 @@ use crate::paging::{Page, Strategy, thread};
 use crate::resolve;
 use crate::show::{self, PostItem};
 use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
+use crate::tools::shared::posts::post_items;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

@@ -3,7 +3,7 @@
 //! continued forward with `paging::posts_by_time`. Mattermost keeps what is unread only for a channel's
 //! members, so a channel the person has not joined is refused, pointing to `read_channel`.
 
-use super::common::{ChannelPosts, channel_page, post_items};
+use super::common::{ChannelPosts, channel_page};
 use crate::args::Limit;
 use crate::calls::{Call, Source, USERNAMES};
 use crate::context::Ctx;
@@ -16,6 +16,7 @@ use crate::resolve::{self, ResolvedChannel};
 use crate::show::{self, PostItem};
 use crate::time::rfc3339;
 use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
+use crate::tools::shared::posts::post_items;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

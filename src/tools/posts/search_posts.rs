@@ -2,7 +2,6 @@
 //! (`paging::search_capped`): page 0 holds every match there is, or the newest 100 of a term group, and
 //! the answer says how to reach older ones.
 
-use super::search::{self, ASKED, ASKED_IN_TEAM, INCLUDE_ARCHIVED, MATCH_ANY, TERMS};
 use crate::args::Limit;
 use crate::calls::{Call, ME, MY_CHANNELS, USERNAMES};
 use crate::context::Ctx;
@@ -13,6 +12,9 @@ use crate::paging::whole_list::After;
 use crate::paging::{Page, Strategy};
 use crate::show::{self, PostItem};
 use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
+use crate::tools::shared::search::{
+    self, ASKED, ASKED_IN_TEAM, INCLUDE_ARCHIVED, MATCH_ANY, TERMS,
+};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

@@ -1,6 +1,5 @@
 //! `get_team`: one team by id, name or display name, and whether the person is a member.
 
-use super::TEAM;
 use crate::calls::{Call, MY_TEAMS, Source};
 use crate::context::Ctx;
 use crate::error::ToolError;
@@ -8,6 +7,7 @@ use crate::mattermost::facts::TeamFacts;
 use crate::resolve;
 use crate::show::TeamItem;
 use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
+use crate::tools::shared::args::ONE_TEAM as TEAM;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

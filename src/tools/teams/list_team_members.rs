@@ -2,7 +2,6 @@
 //! offset that skips and repeats people while the team changes, so the list is read whole (200 a
 //! request, then the people 200 a request) once per cursor chain and kept (`paging::pages_with_ties`).
 
-use super::{LISTS, TEAM};
 use crate::args::{Arg, Kind};
 use crate::calls::{Call, Source, USERNAMES};
 use crate::context::Ctx;
@@ -13,8 +12,9 @@ use crate::paging::{Page, Strategy};
 use crate::resolve;
 use crate::show::{UserItem, is_false};
 use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
-use crate::tools::channels::common::kept_page;
-use crate::tools::people::common::members_keyed;
+use crate::tools::shared::args::{LISTS, ONE_TEAM as TEAM};
+use crate::tools::shared::lists::kept_page;
+use crate::tools::shared::people::members_keyed;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
@@ -102,7 +102,13 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Page<TeamMember>, ToolError
                 .await
                 {
                     Ok(a) => Ok(a.into_inner()),
-                    Err(e) => Err(super::refused(cx, e, team, "its members").await),
+                    Err(e) => Err(crate::tools::shared::channels::team_refused(
+                        cx,
+                        e,
+                        team,
+                        "its members",
+                    )
+                    .await),
                 }
             }
         })

@@ -2,7 +2,6 @@
 //! whole (in no order), so every page reads it again and continues after the last team shown
 //! (`paging::whole_list`).
 
-use super::LISTS;
 use crate::calls::MY_TEAMS;
 use crate::context::Ctx;
 use crate::error::ToolError;
@@ -11,7 +10,8 @@ use crate::paging::whole_list::{self, After, Keyed, Order};
 use crate::paging::{Page, Strategy};
 use crate::show::TeamItem;
 use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
-use crate::tools::channels::common::name_key;
+use crate::tools::shared::args::LISTS;
+use crate::tools::shared::lists::name_key;
 use serde::Deserialize;
 
 pub const TOOL: Tool = Tool {

@@ -5,28 +5,18 @@
 //! already gave is not sent again.
 
 use super::common::{self, place, snippet, writes};
+use super::reactions::{EMOJI, Reacted, emoji_name, reactions};
 use crate::calls::{Call, MY_TEAMS, POST_CHANNEL_READ, POST_READ, Source, USERNAMES};
-use crate::confirm::{self, Confirmed, Question};
+use crate::confirm::{self, Question};
 use crate::context::Ctx;
 use crate::error::{ErrorKind, ToolError, quote};
 use crate::mattermost::facts::PostFacts;
 use crate::mattermost::types;
-use crate::resolve::emoji::{self, EmojiName};
 use crate::tool::{Answer, Asks, Input, Stop, Tool, Toolset};
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 /// Mattermost's `UniqueEmojiReactionLimitPerPost` default.
 const DISTINCT_EMOJI_MAX: usize = 50;
-
-/// The emoji argument of the reaction tools.
-pub const EMOJI: crate::args::Arg = crate::args::Arg {
-    name: "emoji",
-    kind: crate::args::Kind::Text { max: 80 },
-    required: true,
-    about: "thumbsup, :+1:, a custom emoji's name, or 👍.",
-    shapes: None,
-};
 
 pub const TOOL: Tool = Tool {
     name: "add_reaction",
@@ -68,45 +58,6 @@ pub const TOOL: Tool = Tool {
 struct Args {
     post: String,
     emoji: String,
-}
-
-/// A reaction added or taken back.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Reacted {
-    pub done: String,
-    pub post_id: String,
-    /// The emoji's name as Mattermost stores it.
-    pub emoji: String,
-    /// false when it already was as asked: nothing was sent.
-    pub changed: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub confirmed: Option<Confirmed>,
-}
-
-/// The emoji a reference names, as Mattermost stores it: a system emoji, or a custom emoji the server
-/// has (one lookup).
-pub async fn emoji_name(cx: &Ctx, reference: &str) -> Result<String, ToolError> {
-    match emoji::parse(reference)? {
-        EmojiName::System(n) => Ok(n),
-        EmojiName::Custom(n) => {
-            match crate::mattermost::send(cx.mm.api.get_emoji_by_name().emoji_name(&n).send()).await
-            {
-                Ok(_) => Ok(n),
-                Err(e) if matches!(e.status(), Some(404 | 501 | 403)) => {
-                    Err(emoji::unknown(reference))
-                }
-                Err(e) => Err(cx.fail(e, "emoji", reference)),
-            }
-        }
-    }
-}
-
-/// The post's reactions, from its metadata.
-pub fn reactions(post: &types::Post) -> Vec<types::Reaction> {
-    post.metadata
-        .as_ref()
-        .and_then(|m| m.reactions.clone())
-        .unwrap_or_default()
 }
 
 async fn run(cx: &Ctx, input: Input<Args>) -> Result<Reacted, Stop> {

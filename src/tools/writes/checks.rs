@@ -420,6 +420,20 @@ pub fn no_credential(cx: &Ctx, tool: &str, what: &str, text: &str) -> Result<(),
     }
 }
 
+/// The checks every message passes before anything is asked or sent.
+pub async fn check_message(
+    cx: &Ctx,
+    tool: &str,
+    message: &str,
+) -> Result<(Limits, Mentions), ToolError> {
+    let limits = limits(cx).await?;
+    length(tool, message, &limits)?;
+    no_credential(cx, tool, "message", message)?;
+    let mentions = mentions(message);
+    mentioned_people(cx, tool, &mentions.people).await?;
+    Ok((limits, mentions))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,6 +2,7 @@
 //! in a question, how many people a channel holds, the rule that only the person's own posts are
 //! edited or deleted, and the one retry an idempotent write may get.
 
+use crate::confirm::Confirmed;
 use crate::context::Ctx;
 use crate::error::{ErrorKind, ToolError, quote};
 use crate::mattermost::facts::{ChannelFacts, ChannelKind, PostFacts, TeamFacts};
@@ -9,6 +10,8 @@ use crate::mattermost::{MmError, send, types};
 use crate::resolve;
 use crate::tool::Hints;
 use progenitor_client::ResponseValue;
+use schemars::JsonSchema;
+use serde::Serialize;
 use std::time::Duration;
 
 /// The hints of a tool that writes to this one Mattermost.
@@ -115,11 +118,6 @@ pub fn snippet(text: &str, max: usize) -> String {
     out
 }
 
-/// A message shown in a question exactly, between two rules.
-pub fn shown(message: &str) -> String {
-    format!("────────\n{message}\n────────")
-}
-
 /// Only the person's own posts are edited or deleted, whatever their token may do.
 pub fn own_post(tool: &str, post: &types::Post, me: &str) -> Result<(), ToolError> {
     if post.author() != me {
@@ -144,18 +142,6 @@ pub fn own_post(tool: &str, post: &types::Post, me: &str) -> Result<(), ToolErro
     Ok(())
 }
 
-/// Whether a failed write may be sent again because it may not have arrived: the connection broke,
-/// the request timed out, or a proxy answered 502, 503 or 504.
-pub fn may_not_have_arrived(e: &MmError) -> bool {
-    match e {
-        MmError::Unreachable { .. } => true,
-        MmError::Api { status, .. } | MmError::NotMattermost { status, .. } => {
-            matches!(status, 502..=504)
-        }
-        _ => false,
-    }
-}
-
 /// Sends a write that is idempotent by nature (pin, save, follow, removing a reaction) and sends it
 /// once more when the first may not have arrived. Other writes are never retried this way.
 pub async fn idempotent<T, F, Fut>(send_once: F) -> Result<T, MmError>
@@ -164,7 +150,7 @@ where
     Fut: Future<Output = Result<ResponseValue<T>, progenitor_client::Error<types::AppError>>>,
 {
     match send(send_once()).await {
-        Err(e) if may_not_have_arrived(&e) => {
+        Err(e) if e.may_not_have_arrived() => {
             tokio::time::sleep(Duration::from_millis(300)).await;
             send(send_once()).await.map(ResponseValue::into_inner)
         }
@@ -189,7 +175,7 @@ pub async fn write<T>(
 /// A write's failure as a tool error about `what` named `value`, saying whether anything may have
 /// been changed.
 pub fn write_failed(cx: &Ctx, e: MmError, what: &str, value: &str) -> ToolError {
-    let unsure = may_not_have_arrived(&e);
+    let unsure = e.may_not_have_arrived();
     let mut err = cx.fail(e, what, value);
     if unsure {
         err.message.push_str(
@@ -197,4 +183,18 @@ pub fn write_failed(cx: &Ctx, e: MmError, what: &str, value: &str) -> ToolError 
         );
     }
     err
+}
+
+/// A channel joined or left.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Membership {
+    pub done: String,
+    pub channel_id: String,
+    pub channel: String,
+    /// Its members now (you included when you are in it).
+    pub members: i64,
+    /// false when it already was as asked: nothing was sent.
+    pub changed: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub confirmed: Option<Confirmed>,
 }

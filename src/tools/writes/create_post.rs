@@ -2,14 +2,16 @@
 //! exactly what goes where and whom it reaches. Made once (`posting`), marked as written with an
 //! assistant.
 
-use super::checks::{self, Limits};
-use super::common::{self, place, shown, snippet, writes};
+use super::checks::check_message;
+use super::checks::{self};
+use super::common::{self, place, snippet, writes};
 use super::files::{self, FileArg};
 use super::posting::{self, Outgoing, PostWritten, Reached};
 use crate::calls::{
     CHANNEL_MEMBERS, CHANNEL_READ, CHANNEL_STATS, CLIENT_CONFIG, CREATE_POST, Call,
     MEMBER_STATUSES, MENTION_SUGGESTIONS, MENTIONED, MY_TEAMS, Source, UPLOAD_FILE, USERNAMES,
 };
+use crate::confirm::shown;
 use crate::confirm::{self, Question};
 use crate::context::Ctx;
 use crate::error::{ToolError, quote};
@@ -85,20 +87,6 @@ async fn thread_root(
         common::read_post(cx, &root_id).await?
     };
     Ok((root_id, root_post))
-}
-
-/// The checks every message passes before anything is asked or sent.
-pub async fn check_message(
-    cx: &Ctx,
-    tool: &str,
-    message: &str,
-) -> Result<(Limits, checks::Mentions), ToolError> {
-    let limits = checks::limits(cx).await?;
-    checks::length(tool, message, &limits)?;
-    checks::no_credential(cx, tool, "message", message)?;
-    let mentions = checks::mentions(message);
-    checks::mentioned_people(cx, tool, &mentions.people).await?;
-    Ok((limits, mentions))
 }
 
 async fn run(cx: &Ctx, input: Input<Args>) -> Result<PostWritten, Stop> {

@@ -2,7 +2,7 @@
 //! it, so it never asks; the answer gives the deleted text back. No draft: nothing is sent.
 
 use super::common::{self, place, write_failed, writes};
-use super::save_draft::{DRAFTS, draft_in, root_in};
+use super::drafts::{DRAFTS, draft_in, root_in};
 use crate::calls::{CHANNEL_READ, Call, ME, MY_TEAMS, Source, USERNAMES};
 use crate::context::Ctx;
 use crate::error::ToolError;

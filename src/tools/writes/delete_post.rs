@@ -2,8 +2,9 @@
 //! after they confirmed it, told how many replies go with a thread's root. Bound to the post's version
 //! and reply count: a post that changed after the question is not deleted.
 
-use super::common::{self, own_post, place, shown, writes};
+use super::common::{self, own_post, place, writes};
 use crate::calls::{Call, MY_TEAMS, POST_CHANNEL_READ, POST_READ, Source, USERNAMES};
+use crate::confirm::shown;
 use crate::confirm::{self, Confirmed, Question};
 use crate::context::Ctx;
 use crate::error::{ErrorKind, ToolError, quote};

@@ -1,15 +1,15 @@
 //! `join_channel`: joins a public channel of one of the person's teams, after they confirmed (the
 //! channel sees "<person> joined the channel"). A channel they are in already is not sent for.
 
+use super::common::Membership;
 use super::common::{self, place, writes};
 use crate::calls::{CHANNEL_READ, CHANNEL_STATS, Call, ME, Source, USERNAMES};
-use crate::confirm::{self, Confirmed, Question};
+use crate::confirm::{self, Question};
 use crate::context::Ctx;
 use crate::error::{ErrorKind, ToolError, quote};
 use crate::mattermost::facts::{ChannelFacts, ChannelKind};
 use crate::tool::{Answer, Asks, Input, Stop, Tool, Toolset};
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 /// Joining: adding the person to the channel (`user_ids`, so the answer is always an array).
 const JOIN: Call = Call {
@@ -47,20 +47,6 @@ pub const TOOL: Tool = Tool {
 #[derive(Deserialize)]
 struct Args {
     channel: String,
-}
-
-/// A channel joined or left.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Membership {
-    pub done: String,
-    pub channel_id: String,
-    pub channel: String,
-    /// Its members now (you included when you are in it).
-    pub members: i64,
-    /// false when it already was as asked: nothing was sent.
-    pub changed: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub confirmed: Option<Confirmed>,
 }
 
 async fn run(cx: &Ctx, input: Input<Args>) -> Result<Membership, Stop> {

@@ -2,8 +2,8 @@
 //! left the channel"; a private channel is only rejoined when a member adds them back). A channel
 //! they are not in is not sent for; the team's default channel and direct messages cannot be left.
 
+use super::common::Membership;
 use super::common::{self, place, writes};
-use super::join_channel::Membership;
 use crate::calls::{CHANNEL_READ, CHANNEL_STATS, Call, ME, Source, USERNAMES};
 use crate::confirm::{self, Question};
 use crate::context::Ctx;

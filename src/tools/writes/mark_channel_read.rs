@@ -19,8 +19,8 @@ use crate::resolve;
 use crate::show::unread_posts;
 use crate::time::rfc3339;
 use crate::tool::{Answer, Asks, Hints, Input, Tool, Toolset};
-use crate::tools::channels::common::{JOIN, channel_error, label};
-use crate::tools::{CHANNEL, TEAM_OF_CHANNEL};
+use crate::tools::shared::args::{CHANNEL, TEAM_OF_CHANNEL};
+use crate::tools::shared::channels::{JOIN, channel_error, label};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

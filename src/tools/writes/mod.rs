@@ -7,8 +7,10 @@
 
 pub mod checks;
 pub mod common;
+pub mod drafts;
 pub mod files;
 pub mod posting;
+pub mod reactions;
 
 pub mod add_channel_members;
 pub mod add_reaction;
@@ -31,7 +33,7 @@ pub mod update_post;
 
 use crate::args::{Arg, Kind};
 
-pub(crate) use super::{CHANNEL, POST};
+pub(crate) use super::shared::args::{CHANNEL, POST};
 
 /// The message a posting tool sends.
 pub const MESSAGE: Arg = Arg {

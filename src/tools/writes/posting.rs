@@ -12,7 +12,6 @@
 //! mobile apps show an AI indicator (a sparkle) beside the author's name, whose tooltip reads
 //! "AI-generated".
 
-use super::common::may_not_have_arrived;
 use crate::confirm::{Confirmed, random_hex};
 use crate::context::Ctx;
 use crate::error::{ErrorKind, ToolError};
@@ -111,7 +110,7 @@ pub async fn make(cx: &Ctx, out: Outgoing<'_>) -> Result<Made, ToolError> {
             Err(MmError::Api {
                 status: 500, id, ..
             }) => id == "api.post.deduplicate_create_post.pending",
-            Err(e) => may_not_have_arrived(e),
+            Err(e) => e.may_not_have_arrived(),
         };
         let out_of_time = crate::mattermost::call::current().is_some_and(|s| s.remaining() <= wait);
         if !again || retries + 1 >= TRIES || out_of_time {
@@ -121,7 +120,7 @@ pub async fn make(cx: &Ctx, out: Outgoing<'_>) -> Result<Made, ToolError> {
                     retries,
                 }),
                 Err(e) => {
-                    let unsure = may_not_have_arrived(&e)
+                    let unsure = e.may_not_have_arrived()
                         || matches!(&e, MmError::Api { id, .. } if id == "api.post.deduplicate_create_post.pending");
                     let mut err = cx.fail(e, "channel", out.channel_id);
                     if unsure {

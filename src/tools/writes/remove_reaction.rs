@@ -2,8 +2,8 @@
 //! they did not give is not sent for. Removing is idempotent by nature, so it is sent once more when
 //! the first request may not have arrived.
 
-use super::add_reaction::{EMOJI, Reacted, emoji_name, reactions};
 use super::common::{self, idempotent, place, snippet, write_failed, writes};
+use super::reactions::{EMOJI, Reacted, emoji_name, reactions};
 use crate::calls::{Call, MY_TEAMS, POST_CHANNEL_READ, POST_READ, Source, USERNAMES};
 use crate::confirm::{self, Question};
 use crate::context::Ctx;

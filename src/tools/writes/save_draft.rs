@@ -3,32 +3,15 @@
 //! credentials) and never replaces a different draft already there.
 
 use super::common::{self, place, write_failed, writes};
+use super::drafts::{DRAFTS, draft_in, root_in};
 use crate::calls::{CHANNEL_READ, CLIENT_CONFIG, Call, ME, MY_TEAMS, Source, USERNAMES};
 use crate::context::Ctx;
 use crate::error::{ErrorKind, ToolError};
-use crate::mattermost::facts::{ChannelFacts, PostFacts};
+use crate::mattermost::facts::ChannelFacts;
 use crate::mattermost::{send, types};
 use crate::tool::{Answer, Asks, Input, Tool, Toolset};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-
-/// The person's drafts in the channel's team (direct and group message drafts are in every team).
-pub const DRAFTS: Call = Call {
-    operation: "GetDrafts",
-    params: &[
-        (
-            "user_id",
-            Source::Fixed("the person's id", "the person's own drafts"),
-        ),
-        (
-            "team_id",
-            Source::Fixed(
-                "the channel's team, or the person's first team for a direct or group message",
-                "drafts are listed per team",
-            ),
-        ),
-    ],
-};
 
 pub const TOOL: Tool = Tool {
     name: "save_draft",
@@ -93,48 +76,6 @@ pub struct DraftSaved {
     pub root_id: Option<String>,
     /// false when the same draft was there already: nothing was sent.
     pub changed: bool,
-}
-
-/// The person's draft in a channel (or a thread of it), if any.
-pub async fn draft_in(
-    cx: &Ctx,
-    channel: &types::Channel,
-    root: Option<&str>,
-) -> Result<Option<types::GetDraftsResponseItem>, ToolError> {
-    let team = if channel.team_id().is_empty() {
-        cx.my_teams()
-            .await?
-            .first()
-            .and_then(|t| t.id.clone())
-            .unwrap_or_default()
-    } else {
-        channel.team_id().to_string()
-    };
-    let (me, _) = common::me(cx).await?;
-    // No drafts is Go's nil slice, `null`: the `null_array_responses` repair reads it as `[]`.
-    let drafts = cx
-        .call(
-            cx.mm.api.get_drafts().user_id(&me).team_id(&team).send(),
-            "drafts of team",
-            &team,
-        )
-        .await?;
-    Ok(drafts.into_iter().find(|d| {
-        d.channel_id.as_deref() == Some(channel.id())
-            && d.root_id.as_deref().filter(|r| !r.is_empty()) == root
-    }))
-}
-
-/// The root of the thread `root` names, in `channel`.
-pub async fn root_in(cx: &Ctx, root: &str, channel: &types::Channel) -> Result<String, ToolError> {
-    let post = common::read_post(cx, root).await?;
-    if post.channel() != channel.id() {
-        return Err(ToolError::bad_argument(format!(
-            "The post {} is in another channel: a thread's draft is in the thread's channel.",
-            crate::error::quote(root)
-        )));
-    }
-    Ok(post.root().unwrap_or(post.id()).to_string())
 }
 
 async fn run(cx: &Ctx, input: Input<Args>) -> Result<DraftSaved, ToolError> {

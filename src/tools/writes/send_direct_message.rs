@@ -3,12 +3,13 @@
 //! found: Mattermost answers the existing one) only after the confirmation; the message is made once
 //! and marked like every post (`posting`).
 
-use super::common::{self, shown, writes};
-use super::create_post::check_message;
+use super::checks::check_message;
+use super::common::{self, writes};
 use super::files::{self, FileArg};
 use super::posting::{self, Outgoing, PostWritten, Reached};
 use crate::args::{Arg, Kind};
 use crate::calls::{CLIENT_CONFIG, CREATE_POST, Call, MENTION_SUGGESTIONS, MENTIONED, Source};
+use crate::confirm::shown;
 use crate::confirm::{self, Question};
 use crate::context::Ctx;
 use crate::error::{ToolError, quote};

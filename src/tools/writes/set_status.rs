@@ -216,7 +216,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<StatusSet, Stop> {
     }
     let custom = if custom_given {
         let emoji = match &args.custom_emoji {
-            Some(e) => super::add_reaction::emoji_name(cx, e).await?,
+            Some(e) => super::reactions::emoji_name(cx, e).await?,
             None => "speech_balloon".to_string(),
         };
         let until = match &args.custom_until {

@@ -4,13 +4,14 @@
 //! edited. The edit keeps the post's other props and marks it as written with an assistant.
 
 use super::checks;
-use super::common::{self, own_post, place, shown, writes};
+use super::common::{self, own_post, place, writes};
 use super::posting::AI_PROP;
 use crate::args::{Arg, Kind};
 use crate::calls::{
     CLIENT_CONFIG, Call, MENTION_SUGGESTIONS, MENTIONED, MY_TEAMS, POST_CHANNEL_READ, POST_READ,
     Source, USERNAMES,
 };
+use crate::confirm::shown;
 use crate::confirm::{self, Confirmed, Question};
 use crate::context::Ctx;
 use crate::error::{ErrorKind, ToolError, quote};

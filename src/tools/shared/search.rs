@@ -10,7 +10,7 @@
 //! a channel of the team searched, and in a search of all teams only direct and group message names
 //! resolve; `from:` keeps authors who are members of the team searched.
 
-use super::common::{newest_first, post_items_in_channels};
+use super::posts::{newest_first, post_items_in_channels};
 use crate::args::{Arg, Kind};
 use crate::calls::Source;
 use crate::context::Ctx;
