@@ -1303,7 +1303,7 @@ impl World {
 
     /// Pin a post now (the server's clock), with the side effects of [`World::pin_at`].
     pub fn pin(&mut self, post_id: &str) {
-        self.pin_at(post_id, crate::http::now_ms());
+        self.pin_at(post_id, crate::clock::now_ms());
     }
 
     /// A reaction; like `SqlReactionStore.Save` it sets the post's `has_reactions` and UpdateAt.

@@ -14,9 +14,9 @@ pub(crate) mod writes;
 
 use serde_json::Value;
 
-use crate::http::{AppError, HResult, Reply};
 use crate::ids::is_valid_id;
 use crate::params::Paging;
+use crate::reply::{AppError, HResult, Reply};
 use crate::rng::Rng;
 use crate::world::{Channel, Post, World};
 

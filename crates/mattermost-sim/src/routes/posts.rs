@@ -6,10 +6,10 @@ use std::cmp::Reverse;
 use serde_json::{Value, json};
 
 use super::{Ctx, array, array_or_null, offset_slice, page_slice, post_not_found};
-use crate::http::{AppError, HResult, Reply};
 use crate::ids::is_valid_id;
 use crate::params::{atoi, literal_true, parse_bool};
 use crate::render::{self, PostListOut, PostOpts};
+use crate::reply::{AppError, HResult, Reply};
 use crate::rng::Rng;
 use crate::world::{Post, World};
 
@@ -129,7 +129,7 @@ fn channel_etag(w: &World, channel_id: &str) -> String {
         .filter(|p| p.channel_id == channel_id)
         .map(|p| p.update_at)
         .max()
-        .unwrap_or_else(crate::http::now_ms);
+        .unwrap_or_else(crate::clock::now_ms);
     render::etag(&[max.to_string()])
 }
 

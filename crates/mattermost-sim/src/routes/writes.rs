@@ -29,8 +29,8 @@ pub(crate) use users::{remove_custom_status, update_custom_status, update_status
 use serde_json::{Value, json};
 
 use super::Ctx;
-use crate::http::{AppError, HResult, Reply};
 use crate::render;
+use crate::reply::{AppError, HResult, Reply};
 
 fn body(ctx: &Ctx) -> Result<Value, AppError> {
     ctx.json_body()
@@ -94,7 +94,7 @@ pub(crate) fn create_team(ctx: &mut Ctx) -> HResult {
     let me = ctx.me.clone();
     if !existed {
         ctx.w
-            .create_default_channels(&id, &me, crate::http::now_ms());
+            .create_default_channels(&id, &me, crate::clock::now_ms());
     }
     ctx.w.add_to_team(&id, &me);
     let team = ctx

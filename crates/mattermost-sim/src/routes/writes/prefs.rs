@@ -6,7 +6,8 @@ use serde_json::Value;
 
 use super::decode::{Fields, first_value, runes};
 use super::{app_error, status_ok};
-use crate::http::{AppError, HResult, now_ms};
+use crate::clock::now_ms;
+use crate::reply::{AppError, HResult};
 use crate::routes::Ctx;
 use crate::world::Preference;
 

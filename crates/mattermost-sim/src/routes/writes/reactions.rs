@@ -5,8 +5,9 @@ use serde_json::json;
 
 use super::decode::{Fields, WrongType, struct_body};
 use super::{app_error, status_ok};
-use crate::http::{AppError, HResult, Reply, now_ms};
+use crate::clock::now_ms;
 use crate::ids::is_valid_id;
+use crate::reply::{AppError, HResult, Reply};
 use crate::routes::Ctx;
 use crate::world::{Perm, World, is_system_emoji};
 

@@ -6,9 +6,10 @@
 use serde_json::{Value, json};
 
 use super::{app_error, created, invalid};
-use crate::http::{AppError, HResult, now_ms};
+use crate::clock::now_ms;
 use crate::ids::is_valid_id;
 use crate::render;
+use crate::reply::{AppError, HResult};
 use crate::routes::Ctx;
 use crate::world::{FileInfo, Perm};
 
