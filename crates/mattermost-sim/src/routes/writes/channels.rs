@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use super::decode::{Fields, WrongType, first_value, runes, string_array};
-use super::{app_error, created, invalid, status_ok};
+use super::replies::{app_error, created, invalid, status_ok};
 use crate::clock::now_ms;
 use crate::ids::is_valid_id;
 use crate::params::parse_bool;

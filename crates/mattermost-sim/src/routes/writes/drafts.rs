@@ -4,7 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use super::decode::{Fields, WrongType, runes, struct_body};
-use super::{app_error, created, status_ok};
+use super::replies::{app_error, created, status_ok};
 use crate::clock::now_ms;
 use crate::ids::is_valid_id;
 use crate::render;

@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use super::decode::first_value;
-use super::{app_error, created, invalid, missing_account, status_ok};
+use super::replies::{app_error, created, invalid, missing_account, status_ok};
 use crate::clock::now_ms;
 use crate::ids::is_valid_id;
 use crate::render;

@@ -5,7 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::decode::{Fields, WrongType, runes, struct_body};
-use super::{app_error, created, invalid, invalid_app_param, status_ok};
+use super::replies::{app_error, created, invalid, invalid_app_param, status_ok};
 use crate::clock::now_ms;
 use crate::params::parse_bool;
 use crate::render::{self, PostOpts};

@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::decode::{Fields, first_value, runes};
-use super::{app_error, status_ok};
+use super::replies::{app_error, status_ok};
 use crate::clock::now_ms;
 use crate::reply::{AppError, HResult};
 use crate::routes::Ctx;

@@ -4,7 +4,7 @@
 use serde_json::json;
 
 use super::decode::{Fields, WrongType, struct_body};
-use super::{app_error, status_ok};
+use super::replies::{app_error, status_ok};
 use crate::clock::now_ms;
 use crate::ids::is_valid_id;
 use crate::reply::{AppError, HResult, Reply};

@@ -5,7 +5,7 @@
 
 use serde_json::{Value, json};
 
-use super::{app_error, created, invalid};
+use super::replies::{app_error, created, invalid};
 use crate::clock::now_ms;
 use crate::ids::is_valid_id;
 use crate::render;

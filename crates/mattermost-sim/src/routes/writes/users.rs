@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 
 use super::decode::{Fields, WrongType, runes, struct_body};
 use super::reactions::custom_emoji_exists;
-use super::{app_error, missing_account, status_ok};
+use super::replies::{app_error, missing_account, status_ok};
 use crate::clock::now_ms;
 use crate::render;
 use crate::reply::{AppError, HResult, Reply};
