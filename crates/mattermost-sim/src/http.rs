@@ -10,8 +10,8 @@ use std::task::{Context, Poll};
 
 use bytes::Bytes;
 use http_body_util::BodyExt;
+use hyper::Response;
 use hyper::body::{Body, Frame, Incoming, SizeHint};
-use hyper::{Request, Response};
 use hyper_util::rt::TokioIo;
 use serde_json::Value;
 use tokio::net::TcpListener;
@@ -200,7 +200,7 @@ fn html_page(status: u16) -> String {
 
 async fn handle(
     shared: Arc<Shared>,
-    req: Request<Incoming>,
+    req: hyper::Request<Incoming>,
 ) -> Result<Response<SimBody>, CutConnection> {
     let method = req.method().as_str().to_string();
     let path = req.uri().path().to_string();
@@ -319,16 +319,17 @@ async fn handle(
                 let mut world = lock(&shared.world);
                 process(
                     &mut world,
-                    &method,
-                    route,
-                    &query,
-                    &headers,
-                    &body,
-                    &token,
-                    req_rng,
-                    &site_url,
-                    &request_id,
-                    store_delay,
+                    Request {
+                        route,
+                        query: &query,
+                        headers: &headers,
+                        body: &body,
+                        token: &token,
+                        rng: req_rng,
+                        site_url: &site_url,
+                        request_id: &request_id,
+                        store_delay,
+                    },
                 )
             };
             // The storing part of a route that waits before storing runs in a task of its own, so
@@ -446,62 +447,43 @@ async fn handle(
     Ok(resp)
 }
 
-/// Route, authenticate and run the handler, under the world lock.
-#[allow(clippy::too_many_arguments)]
-fn process(
-    world: &mut World,
-    method: &str,
+/// A request read off the wire and routed, before authentication: what [`process`] runs under the
+/// world lock.
+struct Request<'a> {
+    /// The matched route and its path variables (`None`: no route, a 404).
     route: Option<(&'static router::Route, Vec<(&'static str, String)>)>,
-    query: &[(String, String)],
-    headers: &[(String, String)],
-    body: &[u8],
-    token: &TokenSource,
+    query: &'a [(String, String)],
+    headers: &'a [(String, String)],
+    body: &'a [u8],
+    token: &'a TokenSource,
+    /// This request's own randomness.
     rng: Rng,
-    site_url: &str,
-    request_id: &str,
+    site_url: &'a str,
+    request_id: &'a str,
+    /// A wait to put between validating and storing ([`Fault::DelayBeforeStore`]).
     store_delay: Option<std::time::Duration>,
-) -> (HResult, Option<(std::time::Duration, Deferred)>) {
+}
+
+/// Route, authenticate and run the handler, under the world lock.
+fn process(world: &mut World, req: Request) -> (HResult, Option<(std::time::Duration, Deferred)>) {
     let mut deferred = None;
-    let result = run_route(
-        world,
-        method,
-        route,
-        query,
-        headers,
-        body,
-        token,
-        rng,
-        site_url,
-        request_id,
-        store_delay,
-        &mut deferred,
-    );
+    let result = run_route(world, req, &mut deferred);
     (result, deferred)
 }
 
 /// Authenticate and run the route's handler; a handler may leave its storing part in `deferred`.
-#[allow(clippy::too_many_arguments)]
 fn run_route(
     world: &mut World,
-    method: &str,
-    route: Option<(&'static router::Route, Vec<(&'static str, String)>)>,
-    query: &[(String, String)],
-    headers: &[(String, String)],
-    body: &[u8],
-    token: &TokenSource,
-    rng: Rng,
-    site_url: &str,
-    request_id: &str,
-    store_delay: Option<std::time::Duration>,
+    req: Request,
     deferred: &mut Option<(std::time::Duration, Deferred)>,
 ) -> HResult {
-    let Some((route, path_params)) = route else {
+    let Some((route, path_params)) = req.route else {
         return Err(AppError::not_found(
             "api.context.404.app_error",
             "Sorry, we could not find the page.",
         ));
     };
-    let me = match token {
+    let me = match req.token {
         TokenSource::Header(t) => world.session_user(truncate_token(t)),
         TokenSource::Query(_) if !route.public => {
             return Err(AppError::new(
@@ -522,16 +504,15 @@ fn run_route(
     let mut ctx = Ctx {
         w: world,
         me,
-        method: method.to_string(),
         params: path_params,
-        query,
-        headers,
-        body,
-        rng,
-        paging: paging(query, has_user_id, is_channel_members),
-        site_url: site_url.to_string(),
-        request_id: request_id.to_string(),
-        store_delay,
+        query: req.query,
+        headers: req.headers,
+        body: req.body,
+        rng: req.rng,
+        paging: paging(req.query, has_user_id, is_channel_members),
+        site_url: req.site_url.to_string(),
+        request_id: req.request_id.to_string(),
+        store_delay: req.store_delay,
         deferred: None,
     };
     let result = (route.handler)(&mut ctx);

@@ -29,8 +29,6 @@ pub(crate) struct Ctx<'a> {
     pub w: &'a mut World,
     /// The session's user id ("" on public routes without a session).
     pub me: String,
-    #[allow(dead_code)]
-    pub method: String,
     pub params: Vec<(&'static str, String)>,
     pub query: &'a [(String, String)],
     pub headers: &'a [(String, String)],
