@@ -10,20 +10,13 @@ use serde_json::{Map, Value};
 use crate::ids::{group_name, new_id};
 use crate::rng::Rng;
 
-mod channels;
-mod emoji;
+pub(crate) mod channels;
+pub(crate) mod emoji;
 mod integrations;
 mod people;
-mod perms;
-mod posting;
+pub(crate) mod perms;
+pub(crate) mod posting;
 mod writes;
-
-pub(crate) use channels::NewChannel;
-pub(crate) use emoji::is_system_emoji;
-pub(crate) use integrations::{Bookmark, IncomingHook, Integrations, OutgoingHook};
-pub(crate) use perms::Perm;
-pub(crate) use posting::NewPost;
-pub(crate) use writes::{MAX_POST_SIZE, Preference, Reminder, WriteState};
 
 /// The kind of a team channel created with [`World::channel`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,6 +104,10 @@ pub(crate) struct ChannelMember {
     pub last_update_at: i64,
     pub admin: bool,
 }
+
+/// `SqlPostStore.GetMaxPostSize`: the Postgres `Posts.Message` column is `VARCHAR(65535)`, so
+/// `max(65535 / 4, model.PostMessageMaxRunesV2)` = 16383 characters.
+pub(crate) const MAX_POST_SIZE: usize = 16_383;
 
 #[derive(Clone, Debug)]
 pub(crate) struct Post {
@@ -222,6 +219,136 @@ pub(crate) struct ThreadInfo {
     pub last_reply_at: i64,
     pub participants: Vec<String>,
     pub delete_at: i64,
+}
+
+/// `app/post.go` `pendingPostIDsCacheTTL`: 30 seconds.
+pub(crate) const PENDING_POST_IDS_TTL_MS: i64 = 30_000;
+
+/// `FileSettings.MaxFileSize` default: 100 MiB.
+pub(crate) const DEFAULT_MAX_FILE_SIZE: i64 = 100 * 1024 * 1024;
+
+/// One entry of the pending-post-id cache: the post it made ("" while the first request saves).
+#[derive(Clone, Debug)]
+pub(crate) struct PendingEntry {
+    pub post_id: String,
+    pub expires_at: i64,
+    pub last_used: u64,
+}
+
+/// A user preference other than `flagged_post` (those are the world's saved posts).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Preference {
+    pub user_id: String,
+    pub category: String,
+    pub name: String,
+    pub value: String,
+}
+
+/// A post reminder (`PostReminders` row): `target_time` in seconds, as the client sent it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Reminder {
+    pub user_id: String,
+    pub post_id: String,
+    pub target_time: i64,
+}
+
+/// Server state the write routes keep (see the module docs).
+#[derive(Clone, Debug)]
+pub(crate) struct WriteState {
+    pub pending: HashMap<String, PendingEntry>,
+    pub pending_uses: u64,
+    pub pending_ttl_ms: i64,
+    pub preferences: Vec<Preference>,
+    pub reminders: Vec<Reminder>,
+    /// (team id, user id) of `team_admin` members.
+    pub team_admins: Vec<(String, String)>,
+    /// Channels whose members may not post (moderation: `create_post` off for members).
+    pub read_only: HashSet<String>,
+    /// `FileSettings.MaxFileSize`.
+    pub max_file_size: i64,
+    /// `FileSettings.EnableFileAttachments`.
+    pub enable_file_attachments: bool,
+    /// `TeamSettings.EnableCustomUserStatuses`.
+    pub enable_custom_user_statuses: bool,
+    /// `ServiceSettings.ExperimentalEnableDefaultChannelLeaveJoinMessages` (default true).
+    pub default_channel_join_leave_messages: bool,
+    /// The user id of `system-bot`, once it exists.
+    pub system_bot: Option<String>,
+}
+
+impl Default for WriteState {
+    fn default() -> Self {
+        WriteState {
+            pending: HashMap::new(),
+            pending_uses: 0,
+            pending_ttl_ms: PENDING_POST_IDS_TTL_MS,
+            preferences: Vec::new(),
+            reminders: Vec::new(),
+            team_admins: Vec::new(),
+            read_only: HashSet::new(),
+            max_file_size: DEFAULT_MAX_FILE_SIZE,
+            enable_file_attachments: true,
+            enable_custom_user_statuses: true,
+            default_channel_join_leave_messages: true,
+            system_bot: None,
+        }
+    }
+}
+
+/// An incoming webhook (`IncomingWebhooks` row).
+#[derive(Clone, Debug)]
+pub(crate) struct IncomingHook {
+    pub id: String,
+    pub create_at: i64,
+    pub update_at: i64,
+    pub delete_at: i64,
+    pub user_id: String,
+    pub channel_id: String,
+    pub team_id: String,
+    pub display_name: String,
+    pub description: String,
+    pub channel_locked: bool,
+}
+
+/// An outgoing webhook (`OutgoingWebhooks` row).
+#[derive(Clone, Debug)]
+pub(crate) struct OutgoingHook {
+    pub id: String,
+    pub create_at: i64,
+    pub update_at: i64,
+    pub delete_at: i64,
+    pub creator_id: String,
+    pub channel_id: String,
+    pub team_id: String,
+    pub display_name: String,
+    pub trigger_words: Vec<String>,
+    pub callback_urls: Vec<String>,
+}
+
+/// A channel bookmark of type `link` (`ChannelBookmarks` row).
+#[derive(Clone, Debug)]
+pub(crate) struct Bookmark {
+    pub id: String,
+    pub create_at: i64,
+    pub update_at: i64,
+    pub delete_at: i64,
+    pub channel_id: String,
+    pub owner_id: String,
+    pub display_name: String,
+    pub sort_order: i64,
+    pub link_url: String,
+}
+
+/// What the integration routes keep.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Integrations {
+    pub incoming: Vec<IncomingHook>,
+    pub outgoing: Vec<OutgoingHook>,
+    pub bookmarks: Vec<Bookmark>,
+    /// (bot user id, owner user id).
+    pub bot_owners: Vec<(String, String)>,
+    /// A licence is installed (an Enterprise or Professional server).
+    pub licensed: bool,
 }
 
 /// The simulated Mattermost's data. Build one with [`World::new`] and the seeding methods, or take

@@ -3,63 +3,7 @@
 //! (`model.Bot.OwnerId`), channel bookmarks (`model.ChannelBookmark`) and whether the server is
 //! licensed (bookmarks answer 501 without a licence, `api4/channel_bookmark.go`).
 
-use super::World;
-
-/// An incoming webhook (`IncomingWebhooks` row).
-#[derive(Clone, Debug)]
-pub(crate) struct IncomingHook {
-    pub id: String,
-    pub create_at: i64,
-    pub update_at: i64,
-    pub delete_at: i64,
-    pub user_id: String,
-    pub channel_id: String,
-    pub team_id: String,
-    pub display_name: String,
-    pub description: String,
-    pub channel_locked: bool,
-}
-
-/// An outgoing webhook (`OutgoingWebhooks` row).
-#[derive(Clone, Debug)]
-pub(crate) struct OutgoingHook {
-    pub id: String,
-    pub create_at: i64,
-    pub update_at: i64,
-    pub delete_at: i64,
-    pub creator_id: String,
-    pub channel_id: String,
-    pub team_id: String,
-    pub display_name: String,
-    pub trigger_words: Vec<String>,
-    pub callback_urls: Vec<String>,
-}
-
-/// A channel bookmark of type `link` (`ChannelBookmarks` row).
-#[derive(Clone, Debug)]
-pub(crate) struct Bookmark {
-    pub id: String,
-    pub create_at: i64,
-    pub update_at: i64,
-    pub delete_at: i64,
-    pub channel_id: String,
-    pub owner_id: String,
-    pub display_name: String,
-    pub sort_order: i64,
-    pub link_url: String,
-}
-
-/// What the integration routes keep.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Integrations {
-    pub incoming: Vec<IncomingHook>,
-    pub outgoing: Vec<OutgoingHook>,
-    pub bookmarks: Vec<Bookmark>,
-    /// (bot user id, owner user id).
-    pub bot_owners: Vec<(String, String)>,
-    /// A licence is installed (an Enterprise or Professional server).
-    pub licensed: bool,
-}
+use super::{Bookmark, IncomingHook, OutgoingHook, World};
 
 // ----- seeding API -------------------------------------------------------------------------------
 

@@ -4,21 +4,14 @@
 //! what the real store does (`SqlPostStore.Update`'s history row, the join/leave messages that do
 //! not count as messages, `LeaveTeam`, `DeleteChannel`'s archive notice, ...).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
-use super::{ChannelMember, Post, World};
+use super::{ChannelMember, PendingEntry, Post, World};
 
 /// `app/post.go` `PendingPostIDsCacheSize`: an LRU of this many pending post ids.
 pub(crate) const PENDING_POST_IDS_CACHE_SIZE: usize = 25_000;
-/// `app/post.go` `pendingPostIDsCacheTTL`: 30 seconds.
-pub(crate) const PENDING_POST_IDS_TTL_MS: i64 = 30_000;
-/// `SqlPostStore.GetMaxPostSize`: the Postgres `Posts.Message` column is `VARCHAR(65535)`, so
-/// `max(65535 / 4, model.PostMessageMaxRunesV2)` = 16383 characters.
-pub(crate) const MAX_POST_SIZE: usize = 16_383;
-/// `FileSettings.MaxFileSize` default: 100 MiB.
-pub(crate) const DEFAULT_MAX_FILE_SIZE: i64 = 100 * 1024 * 1024;
 
 /// The post types `model.Post.IsJoinLeaveMessage` names: saved without counting as messages.
 const JOIN_LEAVE_TYPES: &[&str] = &[
@@ -33,74 +26,6 @@ const JOIN_LEAVE_TYPES: &[&str] = &[
     "system_add_to_team",
     "system_remove_from_team",
 ];
-
-/// One entry of the pending-post-id cache: the post it made ("" while the first request saves).
-#[derive(Clone, Debug)]
-pub(crate) struct PendingEntry {
-    pub post_id: String,
-    pub expires_at: i64,
-    pub last_used: u64,
-}
-
-/// A user preference other than `flagged_post` (those are the world's saved posts).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Preference {
-    pub user_id: String,
-    pub category: String,
-    pub name: String,
-    pub value: String,
-}
-
-/// A post reminder (`PostReminders` row): `target_time` in seconds, as the client sent it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Reminder {
-    pub user_id: String,
-    pub post_id: String,
-    pub target_time: i64,
-}
-
-/// Server state the write routes keep (see the module docs).
-#[derive(Clone, Debug)]
-pub(crate) struct WriteState {
-    pub pending: HashMap<String, PendingEntry>,
-    pub pending_uses: u64,
-    pub pending_ttl_ms: i64,
-    pub preferences: Vec<Preference>,
-    pub reminders: Vec<Reminder>,
-    /// (team id, user id) of `team_admin` members.
-    pub team_admins: Vec<(String, String)>,
-    /// Channels whose members may not post (moderation: `create_post` off for members).
-    pub read_only: HashSet<String>,
-    /// `FileSettings.MaxFileSize`.
-    pub max_file_size: i64,
-    /// `FileSettings.EnableFileAttachments`.
-    pub enable_file_attachments: bool,
-    /// `TeamSettings.EnableCustomUserStatuses`.
-    pub enable_custom_user_statuses: bool,
-    /// `ServiceSettings.ExperimentalEnableDefaultChannelLeaveJoinMessages` (default true).
-    pub default_channel_join_leave_messages: bool,
-    /// The user id of `system-bot`, once it exists.
-    pub system_bot: Option<String>,
-}
-
-impl Default for WriteState {
-    fn default() -> Self {
-        WriteState {
-            pending: HashMap::new(),
-            pending_uses: 0,
-            pending_ttl_ms: PENDING_POST_IDS_TTL_MS,
-            preferences: Vec::new(),
-            reminders: Vec::new(),
-            team_admins: Vec::new(),
-            read_only: HashSet::new(),
-            max_file_size: DEFAULT_MAX_FILE_SIZE,
-            enable_file_attachments: true,
-            enable_custom_user_statuses: true,
-            default_channel_join_leave_messages: true,
-            system_bot: None,
-        }
-    }
-}
 
 /// `model.Post.IsJoinLeaveMessage`.
 pub(crate) fn is_join_leave(kind: &str) -> bool {

@@ -13,7 +13,8 @@ use crate::params::parse_bool;
 use crate::render;
 use crate::reply::{AppError, HResult};
 use crate::routes::Ctx;
-use crate::world::{NewChannel, Perm};
+use crate::world::channels::NewChannel;
+use crate::world::perms::Perm;
 
 /// `TeamSettings.MaxChannelsPerTeam` default.
 const MAX_CHANNELS_PER_TEAM: usize = 2000;

@@ -12,7 +12,8 @@ use crate::ids::is_valid_id;
 use crate::render;
 use crate::reply::{AppError, HResult};
 use crate::routes::{Ctx, team_not_found};
-use crate::world::{ChannelMember, Perm};
+use crate::world::ChannelMember;
+use crate::world::perms::Perm;
 
 /// `api4/channel.go` `maxListSize`.
 const MAX_LIST_SIZE: usize = 1000;

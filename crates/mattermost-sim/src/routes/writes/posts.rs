@@ -11,7 +11,9 @@ use crate::params::parse_bool;
 use crate::render::{self, PostOpts};
 use crate::reply::{AppError, HResult, Reply};
 use crate::routes::Ctx;
-use crate::world::{Channel, MAX_POST_SIZE, NewPost, Perm, Post, World, parse_hashtags};
+use crate::world::perms::Perm;
+use crate::world::posting::NewPost;
+use crate::world::{Channel, MAX_POST_SIZE, Post, World, parse_hashtags};
 
 /// `model.PostHashtagsMaxRunes`.
 const HASHTAGS_MAX_RUNES: usize = 1000;

@@ -11,7 +11,8 @@ use crate::ids::is_valid_id;
 use crate::render;
 use crate::reply::{AppError, HResult};
 use crate::routes::Ctx;
-use crate::world::{FileInfo, Perm};
+use crate::world::FileInfo;
+use crate::world::perms::Perm;
 
 /// `api4/file.go` `maxMultipartFormDataBytes`: a form value is read up to 10 KiB.
 const MAX_FORM_VALUE: usize = 10 * 1024;

@@ -10,7 +10,8 @@ use crate::clock::now_ms;
 use crate::render;
 use crate::reply::{AppError, HResult, Reply};
 use crate::routes::Ctx;
-use crate::world::{Preference, is_system_emoji};
+use crate::world::Preference;
+use crate::world::emoji::is_system_emoji;
 
 /// `model.CustomStatusTextMaxRunes`.
 const CUSTOM_STATUS_TEXT_MAX_RUNES: usize = 100;
