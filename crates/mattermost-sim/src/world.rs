@@ -11,11 +11,14 @@ use crate::ids::{group_name, new_id};
 use crate::rng::Rng;
 
 pub(crate) mod channels;
+mod drafts;
 pub(crate) mod emoji;
 mod integrations;
 mod people;
 pub(crate) mod perms;
 pub(crate) mod posting;
+mod preferences;
+mod reminders;
 mod writes;
 
 /// The kind of a team channel created with [`World::channel`].
@@ -386,19 +389,6 @@ pub struct World {
     pub(crate) integrations: Integrations,
 }
 
-fn capitalize(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
-        None => String::new(),
-    }
-}
-
-const SURNAMES: &[&str] = &[
-    "Lovelace", "Hopper", "Turing", "Knuth", "Liskov", "Ritchie", "Hamilton", "Dijkstra", "Kay",
-    "Allen", "Thompson", "Goldberg", "Wirth", "Backus", "Perlman", "Cerf",
-];
-
 /// `#word` hashtags of a message, space-separated, as the server stores them.
 pub(crate) fn parse_hashtags(message: &str) -> String {
     let mut tags: Vec<String> = Vec::new();
@@ -484,110 +474,6 @@ impl World {
     fn tick(&mut self) -> i64 {
         self.clock += 1000;
         self.clock
-    }
-
-    // ----- users -------------------------------------------------------------------------
-
-    /// Create a user (or return the id of an existing one with that username). First name is the
-    /// capitalised username, email `username@example.com`.
-    pub fn user(&mut self, username: &str) -> String {
-        if let Some(id) = self.user_id(username) {
-            return id;
-        }
-        let id = self.new_id();
-        let at = self.tick();
-        let surname = SURNAMES[(self.rng.next_u64() % SURNAMES.len() as u64) as usize];
-        self.users.push(User {
-            id: id.clone(),
-            username: username.to_string(),
-            first_name: capitalize(username),
-            last_name: surname.to_string(),
-            nickname: String::new(),
-            email: format!("{username}@example.com"),
-            position: String::new(),
-            roles: "system_user".to_string(),
-            is_bot: false,
-            bot_description: String::new(),
-            create_at: at,
-            update_at: at,
-            delete_at: 0,
-            last_activity_at: at,
-            props: Default::default(),
-        });
-        let token = self.new_id();
-        self.tokens.push((token, id.clone()));
-        id
-    }
-
-    /// Create a bot account.
-    pub fn bot(&mut self, username: &str) -> String {
-        let id = self.user(username);
-        if let Some(u) = self.user_mut(&id) {
-            u.is_bot = true;
-            u.first_name = String::new();
-            u.last_name = String::new();
-            u.email = format!("{username}@localhost");
-            u.bot_description = format!("{username} bot");
-        }
-        id
-    }
-
-    /// Deactivate a user: `delete_at` set, sessions revoked (their token now gets 401).
-    pub fn deactivate(&mut self, user_id: &str) {
-        let at = self.tick();
-        if let Some(u) = self.user_mut(user_id) {
-            u.delete_at = at;
-            u.update_at = at;
-        }
-    }
-
-    /// Give a user the `system_admin` role (for `include_deleted` and other admin-only reads).
-    pub fn make_admin(&mut self, user_id: &str) {
-        if let Some(u) = self.user_mut(user_id) {
-            u.roles = "system_admin system_user".to_string();
-        }
-    }
-
-    pub fn user_id(&self, username: &str) -> Option<String> {
-        self.users
-            .iter()
-            .find(|u| u.username == username)
-            .map(|u| u.id.clone())
-    }
-
-    pub(crate) fn user_by_id(&self, id: &str) -> Option<&User> {
-        self.users.iter().find(|u| u.id == id)
-    }
-
-    fn user_mut(&mut self, id: &str) -> Option<&mut User> {
-        self.users.iter_mut().find(|u| u.id == id)
-    }
-
-    /// The bearer token mapped to `username` (a token that maps to nobody if the user is unknown).
-    pub fn token(&self, username: &str) -> String {
-        self.user_id(username)
-            .and_then(|id| {
-                self.tokens
-                    .iter()
-                    .find(|(_, u)| *u == id)
-                    .map(|(t, _)| t.clone())
-            })
-            .unwrap_or_else(|| format!("no-such-user-{username}"))
-    }
-
-    /// Make a user's token expired: it now gets 401 `api.context.session_expired.app_error`.
-    /// Gives a user a token of the test's choosing (a recognisable one, to look for leaks), in place of
-    /// the one the world made.
-    pub fn set_token(&mut self, username: &str, token: &str) {
-        if let Some(id) = self.user_id(username) {
-            self.tokens.retain(|(_, u)| *u != id);
-            self.tokens.push((token.to_string(), id));
-        }
-    }
-
-    pub fn expire_token(&mut self, username: &str) {
-        let token = self.token(username);
-        self.expired_tokens.insert(token);
     }
 
     // ----- teams -------------------------------------------------------------------------
@@ -1205,26 +1091,6 @@ impl World {
         times
     }
 
-    /// `SetActiveChannel`: a status that was not set by hand becomes online (a missing one is
-    /// created online).
-    pub(crate) fn set_active_channel(&mut self, user_id: &str, channel_id: &str, now: i64) {
-        if let Some(s) = self.statuses.iter_mut().find(|s| s.user_id == user_id) {
-            if !s.manual && !channel_id.is_empty() {
-                s.status = "online".to_string();
-            }
-            s.last_activity_at = now;
-        } else {
-            self.statuses.push(Status {
-                user_id: user_id.to_string(),
-                status: "online".to_string(),
-                manual: false,
-                last_activity_at: now,
-                dnd_end_time: 0,
-                prev_status: String::new(),
-            });
-        }
-    }
-
     /// A root post in a channel at `create_at_ms`, with the side effects of `CreatePostAsUser`:
     /// the members it mentions get a mention, and the poster's channel is marked viewed (not for a
     /// bot).
@@ -1410,24 +1276,6 @@ impl World {
         }
     }
 
-    /// Save (flag) a post for a user: a `flagged_post` preference.
-    pub fn save(&mut self, user_id: &str, post_id: &str) {
-        if !self
-            .flagged
-            .iter()
-            .any(|(u, p)| u == user_id && p == post_id)
-        {
-            self.flagged
-                .push((user_id.to_string(), post_id.to_string()));
-        }
-    }
-
-    /// Remove a saved post.
-    pub fn unsave(&mut self, user_id: &str, post_id: &str) {
-        self.flagged
-            .retain(|(u, p)| !(u == user_id && p == post_id));
-    }
-
     /// Pin a post now (the server's clock), with the side effects of [`World::pin_at`].
     pub fn pin(&mut self, post_id: &str) {
         self.pin_at(post_id, crate::clock::now_ms());
@@ -1604,35 +1452,6 @@ impl World {
 
     // ----- drafts, emoji, statuses -------------------------------------------------------
 
-    /// Create or replace the draft of a user in a channel (or a thread of it).
-    pub fn draft(
-        &mut self,
-        user_id: &str,
-        channel_id: &str,
-        root_id: Option<&str>,
-        message: &str,
-        at_ms: i64,
-    ) {
-        let root = root_id.unwrap_or("").to_string();
-        if let Some(d) = self
-            .drafts
-            .iter_mut()
-            .find(|d| d.user_id == user_id && d.channel_id == channel_id && d.root_id == root)
-        {
-            d.message = message.to_string();
-            d.update_at = at_ms;
-            return;
-        }
-        self.drafts.push(Draft {
-            user_id: user_id.to_string(),
-            channel_id: channel_id.to_string(),
-            root_id: root,
-            message: message.to_string(),
-            create_at: at_ms,
-            update_at: at_ms,
-        });
-    }
-
     /// A custom emoji; returns its id.
     pub fn emoji(&mut self, creator_id: &str, name: &str) -> String {
         if let Some(e) = self.emoji.iter().find(|e| e.name == name) {
@@ -1647,25 +1466,6 @@ impl World {
             create_at: at,
         });
         id
-    }
-
-    /// Set a user's status ("online", "away", "dnd", "offline").
-    pub fn set_status(&mut self, user_id: &str, status: &str) {
-        let at = self.tick();
-        if let Some(s) = self.statuses.iter_mut().find(|s| s.user_id == user_id) {
-            s.status = status.to_string();
-            s.manual = true;
-            s.last_activity_at = at;
-            return;
-        }
-        self.statuses.push(Status {
-            user_id: user_id.to_string(),
-            status: status.to_string(),
-            manual: true,
-            last_activity_at: at,
-            dnd_end_time: 0,
-            prev_status: String::new(),
-        });
     }
 
     /// Turn `ServiceSettings.EnableOAuthServiceProvider` off or on (off: the OAuth metadata answers
@@ -1698,25 +1498,6 @@ impl World {
     }
 
     // ----- access ------------------------------------------------------------------------
-
-    /// The user a bearer token maps to, if the token is known and not expired and the user active.
-    pub(crate) fn session_user(&self, token: &str) -> Option<String> {
-        if self.expired_tokens.contains(token) {
-            return None;
-        }
-        let (_, uid) = self.tokens.iter().find(|(t, _)| t == token)?;
-        let u = self.user_by_id(uid)?;
-        if u.delete_at != 0 {
-            return None;
-        }
-        Some(uid.clone())
-    }
-
-    /// The username a token belongs to, expired or not (for the request log).
-    pub(crate) fn token_username(&self, token: &str) -> Option<String> {
-        let (_, uid) = self.tokens.iter().find(|(t, _)| t == token)?;
-        self.user_by_id(uid).map(|u| u.username.clone())
-    }
 
     pub(crate) fn is_admin(&self, user_id: &str) -> bool {
         self.user_by_id(user_id).is_some_and(|u| u.is_admin())

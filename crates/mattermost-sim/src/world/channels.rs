@@ -28,12 +28,6 @@ fn props(pairs: &[(&str, &str)]) -> Map<String, Value> {
 }
 
 impl World {
-    fn username(&self, user_id: &str) -> String {
-        self.user_by_id(user_id)
-            .map(|u| u.username.clone())
-            .unwrap_or_default()
-    }
-
     /// `SqlChannelStore.Save` of a channel made now (LastPostAt 0 until something is posted).
     fn push_new_channel(
         &mut self,

@@ -99,19 +99,6 @@ impl World {
         id
     }
 
-    /// A preference of a user (`Preferences` row), as `PUT /users/{user_id}/preferences` stores it.
-    pub fn set_preference(&mut self, user_id: &str, category: &str, name: &str, value: &str) {
-        self.writes
-            .preferences
-            .retain(|p| !(p.user_id == user_id && p.category == category && p.name == name));
-        self.writes.preferences.push(super::Preference {
-            user_id: user_id.to_string(),
-            category: category.to_string(),
-            name: name.to_string(),
-            value: value.to_string(),
-        });
-    }
-
     /// The owner of a bot ("" when none was named).
     pub(crate) fn bot_owner(&self, bot_id: &str) -> String {
         self.integrations

@@ -102,52 +102,11 @@ impl World {
         let at = self.tick().max(last_post_at + 1);
         self.archive_at(channel_id, user_id, at);
     }
-
-    /// The reminders a user has set (post id, `target_time` in seconds).
-    pub fn reminders_of(&self, user_id: &str) -> Vec<(String, i64)> {
-        self.writes
-            .reminders
-            .iter()
-            .filter(|r| r.user_id == user_id)
-            .map(|r| (r.post_id.clone(), r.target_time))
-            .collect()
-    }
-
-    /// The value of a user's preference, if set (`flagged_post` ones are the saved posts).
-    pub fn preference(&self, user_id: &str, category: &str, name: &str) -> Option<String> {
-        if category == "flagged_post" {
-            return self
-                .flagged
-                .iter()
-                .any(|(u, p)| u == user_id && p == name)
-                .then(|| "true".to_string());
-        }
-        self.writes
-            .preferences
-            .iter()
-            .find(|p| p.user_id == user_id && p.category == category && p.name == name)
-            .map(|p| p.value.clone())
-    }
 }
 
 // ----- store operations shared by the routes and the seeding methods -------------------------------
 
 impl World {
-    /// `system-bot`, the author of messages no user wrote (created on first use, as
-    /// `App.GetSystemBot` does).
-    pub(crate) fn system_bot(&mut self) -> String {
-        if let Some(id) = self.writes.system_bot.clone() {
-            return id;
-        }
-        let id = self.bot("system-bot");
-        if let Some(u) = self.user_mut(&id) {
-            u.first_name = "System".to_string();
-            u.bot_description = String::new();
-        }
-        self.writes.system_bot = Some(id.clone());
-        id
-    }
-
     /// `SqlPostStore.Update`: the post changed by `change` gets UpdateAt `at`; its old version is
     /// inserted as a history row (new id, `original_id`, `delete_at` = `update_at` = `at`); the
     /// channel's LastPostAt becomes `at` if lower; a reply's root gets UpdateAt `at` if lower.
