@@ -19,6 +19,7 @@ pub(crate) mod perms;
 pub(crate) mod posting;
 mod preferences;
 mod reminders;
+mod teams;
 mod writes;
 
 /// The kind of a team channel created with [`World::channel`].
@@ -476,75 +477,6 @@ impl World {
         self.clock
     }
 
-    // ----- teams -------------------------------------------------------------------------
-
-    /// Create a team; `open` = anyone may join (type "O", allow_open_invite), else invite-only ("I").
-    pub fn team(&mut self, name: &str, display_name: &str, open: bool) -> String {
-        if let Some(id) = self.team_id(name) {
-            return id;
-        }
-        let id = self.new_id();
-        let at = self.tick();
-        self.teams.push(Team {
-            id: id.clone(),
-            name: name.to_string(),
-            display_name: display_name.to_string(),
-            open,
-            create_at: at,
-            update_at: at,
-            delete_at: 0,
-        });
-        id
-    }
-
-    /// Archive (soft-delete) a team.
-    pub fn archive_team(&mut self, team_id: &str) {
-        let at = self.tick();
-        if let Some(t) = self.teams.iter_mut().find(|t| t.id == team_id) {
-            t.delete_at = at;
-            t.update_at = at;
-        }
-    }
-
-    pub fn team_id(&self, name: &str) -> Option<String> {
-        self.teams
-            .iter()
-            .find(|t| t.name == name)
-            .map(|t| t.id.clone())
-    }
-
-    pub fn add_to_team(&mut self, team_id: &str, user_id: &str) {
-        if let Some(m) = self
-            .team_members
-            .iter_mut()
-            .find(|m| m.team_id == team_id && m.user_id == user_id)
-        {
-            m.delete_at = 0;
-            return;
-        }
-        let at = self.tick();
-        self.team_members.push(TeamMember {
-            team_id: team_id.to_string(),
-            user_id: user_id.to_string(),
-            delete_at: 0,
-            create_at: at,
-        });
-    }
-
-    /// Remove a user from a team: the membership row gets `delete_at` and, as `App.LeaveTeam`
-    /// does, the user leaves every channel of the team, archived ones included (not DMs or GMs).
-    pub fn remove_from_team(&mut self, team_id: &str, user_id: &str) {
-        self.remove_team_channel_memberships(team_id, user_id);
-        let at = self.tick();
-        if let Some(m) = self
-            .team_members
-            .iter_mut()
-            .find(|m| m.team_id == team_id && m.user_id == user_id)
-        {
-            m.delete_at = at;
-        }
-    }
-
     // ----- channels ----------------------------------------------------------------------
 
     fn push_channel(
@@ -708,12 +640,6 @@ impl World {
         self.channel_members
             .iter()
             .find(|m| m.channel_id == channel_id && m.user_id == user_id)
-    }
-
-    pub(crate) fn is_team_member(&self, team_id: &str, user_id: &str) -> bool {
-        self.team_members
-            .iter()
-            .any(|m| m.team_id == team_id && m.user_id == user_id && m.delete_at == 0)
     }
 
     /// Mark a channel viewed by a user at `at_ms`: LastViewedAt is set to it, MsgCount covers the

@@ -4,8 +4,7 @@
 //! (`postJoinChannelMessage`), being added (`PostAddToChannelMessage`), leaving or being removed
 //! (`App.RemoveUserFromChannel`), and leaving a team (`App.LeaveTeam`).
 
-use serde_json::{Map, Value, json};
-
+use super::posting::props;
 use super::{Channel, World};
 use crate::ids::group_name;
 
@@ -20,16 +19,9 @@ pub(crate) struct NewChannel {
     pub purpose: String,
 }
 
-fn props(pairs: &[(&str, &str)]) -> Map<String, Value> {
-    pairs
-        .iter()
-        .map(|(k, v)| (k.to_string(), json!(v)))
-        .collect()
-}
-
 impl World {
     /// `SqlChannelStore.Save` of a channel made now (LastPostAt 0 until something is posted).
-    fn push_new_channel(
+    pub(super) fn push_new_channel(
         &mut self,
         team_id: &str,
         kind: &'static str,
@@ -70,38 +62,6 @@ impl World {
         self.save_channel_member(&id, creator, true, now);
         self.post_join_message(&id, creator, now);
         id
-    }
-
-    /// `App.CreateTeamWithUser` after the team row: its default channels `town-square` and
-    /// `off-topic`, the creator as team admin and admin of both, "<user> joined the team."
-    /// (`system_join_team`) in town-square and "<user> joined the channel." in off-topic.
-    pub(crate) fn create_default_channels(&mut self, team_id: &str, creator: &str, now: i64) {
-        self.add_to_team(team_id, creator);
-        self.make_team_admin(team_id, creator);
-        let name = self.username(creator);
-        for (channel, display) in [("town-square", "Town Square"), ("off-topic", "Off-Topic")] {
-            let id = self.push_new_channel(
-                team_id,
-                "O",
-                channel.to_string(),
-                display.to_string(),
-                "",
-                now,
-            );
-            self.save_channel_member(&id, creator, true, now);
-            if channel == "town-square" {
-                self.save_system_post(
-                    &id,
-                    creator,
-                    now,
-                    "system_join_team",
-                    &format!("{name} joined the team."),
-                    props(&[("username", &name)]),
-                );
-            } else {
-                self.post_join_message(&id, creator, now);
-            }
-        }
     }
 
     /// The DM of two users made now (or the existing one): name `<smaller id>__<larger id>`, no
@@ -231,60 +191,5 @@ impl World {
         let root_at = self.post_by_id(root_id).map(|p| p.create_at).unwrap_or(0);
         let m = self.membership_mut(user_id, root_id);
         m.last_viewed = root_at - 1;
-    }
-
-    /// `App.LeaveTeam`: every channel membership of the team goes (archived channels included,
-    /// not DMs/GMs; thread memberships stay); with join/leave messages on, "<user> left the team."
-    /// (`system_leave_team`) or "<user> removed from the team." (`system_remove_from_team`), by
-    /// the user, in the team's live `town-square` (none: 404 `app.channel.get_by_name.missing`
-    /// and the team membership stays); then the team membership gets DeleteAt and the user's
-    /// preferences whose category is the team id go.
-    pub(crate) fn leave_team(
-        &mut self,
-        team_id: &str,
-        user_id: &str,
-        requestor: &str,
-        now: i64,
-    ) -> Result<(), ()> {
-        self.remove_team_channel_memberships(team_id, user_id);
-        if self.writes.default_channel_join_leave_messages {
-            let town = self
-                .channels
-                .iter()
-                .find(|c| c.team_id == team_id && c.name == "town-square" && c.delete_at == 0)
-                .map(|c| c.id.clone())
-                .ok_or(())?;
-            let name = self.username(user_id);
-            let (kind, text) = if requestor == user_id {
-                ("system_leave_team", format!("{name} left the team."))
-            } else {
-                (
-                    "system_remove_from_team",
-                    format!("{name} removed from the team."),
-                )
-            };
-            self.save_system_post(
-                &town,
-                user_id,
-                now,
-                kind,
-                &text,
-                props(&[("username", &name)]),
-            );
-        }
-        if let Some(m) = self
-            .team_members
-            .iter_mut()
-            .find(|m| m.team_id == team_id && m.user_id == user_id)
-        {
-            m.delete_at = now;
-        }
-        if let Some(u) = self.user_mut(user_id) {
-            u.update_at = now;
-        }
-        self.writes
-            .preferences
-            .retain(|p| !(p.user_id == user_id && p.category == team_id));
-        Ok(())
     }
 }

@@ -229,12 +229,4 @@ impl World {
     pub(crate) fn may_act_for_user(&self, session_user: &str, user_id: &str) -> bool {
         !user_id.is_empty() && (session_user == user_id || self.is_admin(session_user))
     }
-
-    /// A team admin (`team_admin` role), see [`World::make_team_admin`].
-    pub(crate) fn is_team_admin(&self, team_id: &str, user_id: &str) -> bool {
-        self.writes
-            .team_admins
-            .iter()
-            .any(|(t, u)| t == team_id && u == user_id)
-    }
 }

@@ -3,7 +3,7 @@
 //! post deleted by a user (`App.DeletePost`, `SqlPostStore.Delete`, `App.CleanUpAfterPostDeletion`)
 //! and reactions (`SqlReactionStore.Save` / `Delete`).
 
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
 use super::{Reaction, World};
 
@@ -23,6 +23,14 @@ pub(crate) struct NewPost {
     pub edit_at: i64,
     pub has_reactions: bool,
     pub pending_post_id: String,
+}
+
+/// The props of a system message, from (key, text) pairs.
+pub(super) fn props(pairs: &[(&str, &str)]) -> Map<String, Value> {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), json!(v)))
+        .collect()
 }
 
 impl World {

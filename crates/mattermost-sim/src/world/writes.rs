@@ -35,15 +35,6 @@ pub(crate) fn is_join_leave(kind: &str) -> bool {
 // ----- seeding API -------------------------------------------------------------------------------
 
 impl World {
-    /// Give a user the `team_admin` role in a team (`delete_others_posts`, `remove_user_from_team`).
-    pub fn make_team_admin(&mut self, team_id: &str, user_id: &str) {
-        if !self.is_team_admin(team_id, user_id) {
-            self.writes
-                .team_admins
-                .push((team_id.to_string(), user_id.to_string()));
-        }
-    }
-
     /// Make a channel read-only: its members lose `create_post` (the channel moderation "Create
     /// Posts" off for members); channel, team and system admins still post. `false` lifts it.
     pub fn set_read_only(&mut self, channel_id: &str, read_only: bool) {
@@ -193,19 +184,6 @@ impl World {
             c.delete_at = at;
             c.update_at = at;
         }
-    }
-
-    /// `SqlChannelStore.RemoveMember` for every channel of a team the user belongs to (archived
-    /// ones included, not DMs or GMs), as `App.LeaveTeam` does; thread memberships stay.
-    pub(crate) fn remove_team_channel_memberships(&mut self, team_id: &str, user_id: &str) {
-        let team_channels: HashSet<String> = self
-            .channels
-            .iter()
-            .filter(|c| c.team_id == team_id && !team_id.is_empty())
-            .map(|c| c.id.clone())
-            .collect();
-        self.channel_members
-            .retain(|m| !(m.user_id == user_id && team_channels.contains(&m.channel_id)));
     }
 
     /// `SqlThreadStore.DeleteMembershipsForChannel`: the user's memberships of threads (roots that
