@@ -7,13 +7,14 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
-use crate::ids::{group_name, new_id};
+use crate::ids::new_id;
 use crate::rng::Rng;
 
 pub(crate) mod channels;
 mod drafts;
 pub(crate) mod emoji;
 mod integrations;
+mod members;
 mod people;
 pub(crate) mod perms;
 pub(crate) mod posting;
@@ -479,169 +480,6 @@ impl World {
 
     // ----- channels ----------------------------------------------------------------------
 
-    fn push_channel(
-        &mut self,
-        team_id: &str,
-        kind: &'static str,
-        name: String,
-        display: String,
-    ) -> String {
-        let id = self.new_id();
-        let at = self.tick();
-        self.channels.push(Channel {
-            id: id.clone(),
-            team_id: team_id.to_string(),
-            kind,
-            name,
-            display_name: display,
-            header: String::new(),
-            purpose: String::new(),
-            creator_id: String::new(),
-            create_at: at,
-            update_at: at,
-            delete_at: 0,
-            last_post_at: at,
-            last_root_post_at: at,
-            total_msg_count: 0,
-            total_msg_count_root: 0,
-        });
-        id
-    }
-
-    /// Create a public or private channel in a team.
-    pub fn channel(
-        &mut self,
-        team_id: &str,
-        name: &str,
-        display_name: &str,
-        kind: ChannelKind,
-    ) -> String {
-        if let Some(c) = self
-            .channels
-            .iter()
-            .find(|c| c.team_id == team_id && c.name == name)
-        {
-            return c.id.clone();
-        }
-        let k = match kind {
-            ChannelKind::Public => "O",
-            ChannelKind::Private => "P",
-        };
-        self.push_channel(team_id, k, name.to_string(), display_name.to_string())
-    }
-
-    /// Set a channel's purpose (used by channel search, which matches Name, DisplayName or Purpose).
-    pub fn set_purpose(&mut self, channel_id: &str, purpose: &str) {
-        if let Some(c) = self.channel_mut(channel_id) {
-            c.purpose = purpose.to_string();
-        }
-    }
-
-    /// The direct-message channel of two users (created if needed). Its name is
-    /// `<smaller id>__<larger id>` and, as in the real database, its display name is empty.
-    pub fn direct(&mut self, a: &str, b: &str) -> String {
-        let (x, y) = if a <= b { (a, b) } else { (b, a) };
-        let name = format!("{x}__{y}");
-        if let Some(c) = self.channels.iter().find(|c| c.name == name) {
-            return c.id.clone();
-        }
-        let id = self.push_channel("", "D", name, String::new());
-        self.add_channel_member(&id, a);
-        if a != b {
-            self.add_channel_member(&id, b);
-        }
-        id
-    }
-
-    /// A group-message channel of 3 to 8 users (created if needed); display name is the
-    /// comma-separated usernames.
-    pub fn group(&mut self, members: &[&str]) -> String {
-        let ids: Vec<String> = members.iter().map(|m| m.to_string()).collect();
-        let name = group_name(&ids);
-        if let Some(c) = self.channels.iter().find(|c| c.name == name) {
-            return c.id.clone();
-        }
-        let mut names: Vec<String> = ids
-            .iter()
-            .filter_map(|i| self.user_by_id(i).map(|u| u.username.clone()))
-            .collect();
-        names.sort();
-        let id = self.push_channel("", "G", name, names.join(", "));
-        for m in &ids {
-            self.add_channel_member(&id, m);
-        }
-        id
-    }
-
-    /// Archive a channel (soft delete) the way `App.DeleteChannel` does without a user: the
-    /// `system_channel_deleted` notice by `system-bot` first, then DeleteAt (see
-    /// [`World::archive_by`]).
-    pub fn archive(&mut self, channel_id: &str) {
-        if self.channel_by_id(channel_id).is_none() {
-            return;
-        }
-        let bot = self.system_bot();
-        self.archive_by(channel_id, &bot);
-    }
-
-    pub fn channel_id(&self, team_name: &str, channel_name: &str) -> Option<String> {
-        let team = self.team_id(team_name)?;
-        self.channels
-            .iter()
-            .find(|c| c.team_id == team && c.name == channel_name)
-            .map(|c| c.id.clone())
-    }
-
-    pub(crate) fn channel_by_id(&self, id: &str) -> Option<&Channel> {
-        self.channels.iter().find(|c| c.id == id)
-    }
-
-    fn channel_mut(&mut self, id: &str) -> Option<&mut Channel> {
-        self.channels.iter_mut().find(|c| c.id == id)
-    }
-
-    fn add_channel_member(&mut self, channel_id: &str, user_id: &str) {
-        if self.member(channel_id, user_id).is_some() {
-            return;
-        }
-        self.channel_members.push(ChannelMember {
-            channel_id: channel_id.to_string(),
-            user_id: user_id.to_string(),
-            last_viewed_at: 0,
-            msg_count: 0,
-            msg_count_root: 0,
-            mention_count: 0,
-            last_update_at: 0,
-            admin: false,
-        });
-    }
-
-    /// Join a user to a channel (and to its team if needed). LastViewedAt starts at 0.
-    pub fn join(&mut self, channel_id: &str, user_id: &str) {
-        let team = self
-            .channel_by_id(channel_id)
-            .map(|c| c.team_id.clone())
-            .unwrap_or_default();
-        if !team.is_empty() && !self.is_team_member(&team, user_id) {
-            self.add_to_team(&team, user_id);
-        }
-        self.add_channel_member(channel_id, user_id);
-    }
-
-    /// Remove a user's channel membership (works for any channel type, DMs and groups included)
-    /// and, as `App.removeUserFromChannel` does, their memberships of the channel's threads.
-    pub fn leave(&mut self, channel_id: &str, user_id: &str) {
-        self.channel_members
-            .retain(|m| !(m.channel_id == channel_id && m.user_id == user_id));
-        self.delete_thread_memberships_for_channel(user_id, channel_id);
-    }
-
-    pub(crate) fn member(&self, channel_id: &str, user_id: &str) -> Option<&ChannelMember> {
-        self.channel_members
-            .iter()
-            .find(|m| m.channel_id == channel_id && m.user_id == user_id)
-    }
-
     /// Mark a channel viewed by a user at `at_ms`: LastViewedAt is set to it, MsgCount covers the
     /// posts created up to then and the mentions left are those of later posts (so a world seeded
     /// out of time order still agrees with its posts).
@@ -830,12 +668,6 @@ impl World {
             m.msg_count_root = m.msg_count_root.max(roots);
             m.mention_count = mentions;
         }
-    }
-
-    fn member_mut(&mut self, channel_id: &str, user_id: &str) -> Option<&mut ChannelMember> {
-        self.channel_members
-            .iter_mut()
-            .find(|m| m.channel_id == channel_id && m.user_id == user_id)
     }
 
     /// Insert a post the way `SqlPostStore.Save` and SendNotifications leave the store: the

@@ -8,7 +8,7 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
-use super::{ChannelMember, PendingEntry, Post, World};
+use super::{PendingEntry, Post, World};
 
 /// `app/post.go` `PendingPostIDsCacheSize`: an LRU of this many pending post ids.
 pub(crate) const PENDING_POST_IDS_CACHE_SIZE: usize = 25_000;
@@ -35,16 +35,6 @@ pub(crate) fn is_join_leave(kind: &str) -> bool {
 // ----- seeding API -------------------------------------------------------------------------------
 
 impl World {
-    /// Make a channel read-only: its members lose `create_post` (the channel moderation "Create
-    /// Posts" off for members); channel, team and system admins still post. `false` lifts it.
-    pub fn set_read_only(&mut self, channel_id: &str, read_only: bool) {
-        if read_only {
-            self.writes.read_only.insert(channel_id.to_string());
-        } else {
-            self.writes.read_only.remove(channel_id);
-        }
-    }
-
     /// `FileSettings.MaxFileSize` in bytes (default 100 MiB): larger uploads get 413.
     pub fn set_max_file_size(&mut self, bytes: i64) {
         self.writes.max_file_size = bytes;
@@ -75,23 +65,6 @@ impl World {
     /// Unpin a post at `at_ms` (the same store update as [`World::pin_at`]).
     pub fn unpin_at(&mut self, post_id: &str, at_ms: i64) {
         self.update_post_row(post_id, at_ms, |p| p.is_pinned = false);
-    }
-
-    /// Archive a channel as `user_id` does through `DELETE /channels/{id}` (`App.DeleteChannel`):
-    /// first the `system_channel_deleted` post "<username> archived the channel." (it counts as a
-    /// message and moves LastPostAt), then DeleteAt. An archived channel stays as it is.
-    pub fn archive_by(&mut self, channel_id: &str, user_id: &str) {
-        let Some((delete_at, last_post_at)) = self
-            .channel_by_id(channel_id)
-            .map(|c| (c.delete_at, c.last_post_at))
-        else {
-            return;
-        };
-        if delete_at != 0 {
-            return;
-        }
-        let at = self.tick().max(last_post_at + 1);
-        self.archive_at(channel_id, user_id, at);
     }
 }
 
@@ -164,28 +137,6 @@ impl World {
         id
     }
 
-    /// `App.DeleteChannel` at `at`: the archive notice by `user_id`, then DeleteAt.
-    pub(crate) fn archive_at(&mut self, channel_id: &str, user_id: &str, at: i64) {
-        let username = self
-            .user_by_id(user_id)
-            .map(|u| u.username.clone())
-            .unwrap_or_default();
-        let mut props = Map::new();
-        props.insert("username".into(), Value::String(username.clone()));
-        self.save_system_post(
-            channel_id,
-            user_id,
-            at,
-            "system_channel_deleted",
-            &format!("{username} archived the channel."),
-            props,
-        );
-        if let Some(c) = self.channel_mut(channel_id) {
-            c.delete_at = at;
-            c.update_at = at;
-        }
-    }
-
     /// `SqlThreadStore.DeleteMembershipsForChannel`: the user's memberships of threads (roots that
     /// have a Threads row, i.e. ever had a reply) in the channel.
     pub(crate) fn delete_thread_memberships_for_channel(
@@ -204,40 +155,6 @@ impl World {
             .collect();
         self.thread_memberships
             .retain(|m| !(m.user_id == user_id && threads.contains(&m.post_id)));
-    }
-
-    /// `SqlChannelStore.SaveMember`: a new membership (LastViewedAt 0, counts 0, LastUpdateAt
-    /// `at`); an existing one is returned as it is.
-    pub(crate) fn save_channel_member(
-        &mut self,
-        channel_id: &str,
-        user_id: &str,
-        scheme_admin: bool,
-        at: i64,
-    ) -> ChannelMember {
-        if let Some(m) = self.member(channel_id, user_id) {
-            return m.clone();
-        }
-        self.add_channel_member(channel_id, user_id);
-        if let Some(m) = self
-            .channel_members
-            .iter_mut()
-            .find(|m| m.channel_id == channel_id && m.user_id == user_id)
-        {
-            m.last_update_at = at;
-            m.admin = scheme_admin;
-            return m.clone();
-        }
-        ChannelMember {
-            channel_id: channel_id.to_string(),
-            user_id: user_id.to_string(),
-            last_viewed_at: 0,
-            msg_count: 0,
-            msg_count_root: 0,
-            mention_count: 0,
-            last_update_at: at,
-            admin: scheme_admin,
-        }
     }
 
     /// `SqlThreadStore.MaintainMembership`: follow or unfollow; `view` also marks it read now
