@@ -12,13 +12,17 @@ use crate::rng::Rng;
 
 pub(crate) mod channels;
 mod drafts;
+mod editing;
 pub(crate) mod emoji;
+mod files;
 mod integrations;
 mod members;
+mod pending;
 mod people;
 pub(crate) mod perms;
 pub(crate) mod posting;
 mod preferences;
+mod reactions;
 mod reminders;
 mod teams;
 mod writes;
@@ -391,45 +395,8 @@ pub struct World {
     pub(crate) integrations: Integrations,
 }
 
-/// `#word` hashtags of a message, space-separated, as the server stores them.
-pub(crate) fn parse_hashtags(message: &str) -> String {
-    let mut tags: Vec<String> = Vec::new();
-    for word in message.split_whitespace() {
-        let w = word.trim_end_matches(|c: char| !c.is_alphanumeric() && c != '_' && c != '-');
-        if let Some(rest) = w.strip_prefix('#')
-            && rest.len() >= 2
-            && rest.chars().next().is_some_and(|c| c.is_alphabetic())
-            && rest
-                .chars()
-                .all(|c| c.is_alphanumeric() || c == '_' || c == '-' || c == '.')
-            && !tags.iter().any(|t| t == w)
-        {
-            tags.push(w.to_string());
-        }
-    }
-    tags.join(" ")
-}
-
-pub(crate) fn mime_for(extension: &str) -> &'static str {
-    match extension {
-        "txt" | "log" => "text/plain",
-        "md" => "text/markdown",
-        "csv" => "text/csv",
-        "json" => "application/json",
-        "html" | "htm" => "text/html",
-        "png" => "image/png",
-        "jpg" | "jpeg" => "image/jpeg",
-        "gif" => "image/gif",
-        "pdf" => "application/pdf",
-        "docx" => "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-        "xlsx" => "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-        "pptx" => "application/vnd.openxmlformats-officedocument.presentationml.presentation",
-        "zip" => "application/zip",
-        "tar" => "application/x-tar",
-        "yaml" | "yml" => "application/x-yaml",
-        _ => "application/octet-stream",
-    }
-}
+/// `app/post.go` `PendingPostIDsCacheSize`: an LRU of this many pending post ids.
+pub(crate) const PENDING_POST_IDS_CACHE_SIZE: usize = 25_000;
 
 impl World {
     /// An empty world whose ids are generated deterministically from `seed`.
@@ -500,112 +467,12 @@ impl World {
 
     // ----- posts -------------------------------------------------------------------------
 
-    pub(crate) fn post_by_id(&self, id: &str) -> Option<&Post> {
-        self.post_index.get(id).map(|&i| &self.posts[i])
-    }
-
-    fn post_mut(&mut self, id: &str) -> Option<&mut Post> {
-        match self.post_index.get(id) {
-            Some(&i) => Some(&mut self.posts[i]),
-            None => None,
-        }
-    }
-
-    fn insert_post(&mut self, post: Post) {
-        self.post_index.insert(post.id.clone(), self.posts.len());
-        self.posts.push(post);
-    }
-
-    /// When a post was written, in milliseconds (handy in tests: tools show times to the second).
-    pub fn post_created(&self, post_id: &str) -> Option<i64> {
-        self.post_by_id(post_id).map(|p| p.create_at)
-    }
-
-    /// The message of a post (handy in tests).
-    pub fn post_message(&self, post_id: &str) -> Option<String> {
-        self.post_by_id(post_id).map(|p| p.message.clone())
-    }
-
-    /// Ids of the live (not deleted) posts of a channel, oldest first (ties in insertion order).
-    pub fn post_ids_in(&self, channel_id: &str) -> Vec<String> {
-        let mut v: Vec<&Post> = self
-            .posts
-            .iter()
-            .filter(|p| p.channel_id == channel_id && p.delete_at == 0)
-            .collect();
-        v.sort_by_key(|p| p.create_at);
-        v.into_iter().map(|p| p.id.clone()).collect()
-    }
-
-    /// Ids of the edit-history rows of a post (copies of older versions, `original_id` = post).
-    pub fn history_ids(&self, post_id: &str) -> Vec<String> {
-        self.posts
-            .iter()
-            .filter(|p| p.original_id == post_id)
-            .map(|p| p.id.clone())
-            .collect()
-    }
-
-    /// `model.Post.IsJoinLeaveMessage`: these types do not count in TotalMsgCount.
-    fn is_join_leave(kind: &str) -> bool {
-        matches!(
-            kind,
-            "system_join_leave"
-                | "system_join_channel"
-                | "system_leave_channel"
-                | "system_add_to_channel"
-                | "system_remove_from_channel"
-                | "system_join_team"
-                | "system_leave_team"
-                | "system_add_to_team"
-                | "system_remove_from_team"
-        )
-    }
-
-    /// Whether a post counts in the channel's TotalMsgCount (edit-history rows and join/leave
-    /// messages do not).
-    fn counts_as_message(p: &Post) -> bool {
-        p.original_id.is_empty() && !Self::is_join_leave(&p.kind)
-    }
-
     /// `IsCRTEnabledForUser` with no per-user display preference: `always_on` and `default_on` on.
     pub(crate) fn is_crt_enabled(&self) -> bool {
         matches!(
             self.settings.collapsed_threads.as_str(),
             "always_on" | "default_on"
         )
-    }
-
-    /// Who SendNotifications mentions with a new post (the poster never counts, unlike a webhook).
-    fn mentioned_by(&self, channel_id: &str, poster: &str, message: &str) -> Vec<String> {
-        let Some(c) = self.channel_by_id(channel_id) else {
-            return Vec::new();
-        };
-        let active_members: Vec<&User> = self
-            .channel_members
-            .iter()
-            .filter(|m| m.channel_id == channel_id)
-            .filter_map(|m| self.user_by_id(&m.user_id))
-            .filter(|u| u.delete_at == 0)
-            .collect();
-        let mut ids: Vec<String> = match c.kind {
-            "D" | "G" => active_members.iter().map(|u| u.id.clone()).collect(),
-            _ => {
-                let online = |id: &str| {
-                    self.statuses
-                        .iter()
-                        .any(|s| s.user_id == id && s.status == "online")
-                };
-                let kw = crate::mentions::Keywords::for_members(
-                    active_members
-                        .iter()
-                        .map(|u| (u.id.as_str(), u.username.as_str(), online(&u.id))),
-                );
-                kw.mentioned(message)
-            }
-        };
-        ids.retain(|id| id != poster);
-        ids
     }
 
     /// The channel's counted posts created at or before `t`: (all, roots).
@@ -668,83 +535,6 @@ impl World {
             m.msg_count_root = m.msg_count_root.max(roots);
             m.mention_count = mentions;
         }
-    }
-
-    /// Insert a post the way `SqlPostStore.Save` and SendNotifications leave the store: the
-    /// channel's LastPostAt and (for counted types) TotalMsgCount move, a bot's post carries
-    /// `from_bot`, and the members it mentions get MentionCount + 1. Seeding out of time order is
-    /// allowed: a member who already viewed the channel past this post counts it as read.
-    fn new_post(
-        &mut self,
-        channel_id: &str,
-        user_id: &str,
-        root_id: &str,
-        at: i64,
-        message: &str,
-        kind: &str,
-    ) -> String {
-        let id = self.new_id();
-        let mut props = Map::new();
-        if self.user_by_id(user_id).is_some_and(|u| u.is_bot) {
-            props.insert("from_bot".to_string(), Value::String("true".to_string()));
-        }
-        let mentions = if kind.starts_with("system_") {
-            Vec::new()
-        } else {
-            self.mentioned_by(channel_id, user_id, message)
-        };
-        let counted = !Self::is_join_leave(kind);
-        self.insert_post(Post {
-            id: id.clone(),
-            create_at: at,
-            update_at: at,
-            edit_at: 0,
-            delete_at: 0,
-            is_pinned: false,
-            user_id: user_id.to_string(),
-            channel_id: channel_id.to_string(),
-            root_id: root_id.to_string(),
-            original_id: String::new(),
-            message: message.to_string(),
-            kind: kind.to_string(),
-            props,
-            hashtags: parse_hashtags(message),
-            file_ids: Vec::new(),
-            has_reactions: false,
-            mentions: mentions.clone(),
-        });
-        if let Some(c) = self.channel_mut(channel_id) {
-            c.last_post_at = c.last_post_at.max(at);
-            if counted {
-                c.total_msg_count += 1;
-            }
-            if root_id.is_empty() {
-                c.last_root_post_at = c.last_root_post_at.max(at);
-                if counted {
-                    c.total_msg_count_root += 1;
-                }
-            }
-        }
-        let is_root = root_id.is_empty();
-        for m in self
-            .channel_members
-            .iter_mut()
-            .filter(|m| m.channel_id == channel_id)
-        {
-            let already_read = at <= m.last_viewed_at;
-            if already_read {
-                if counted {
-                    m.msg_count += 1;
-                    if is_root {
-                        m.msg_count_root += 1;
-                    }
-                }
-            } else if mentions.contains(&m.user_id) {
-                m.mention_count += 1;
-                m.last_update_at = m.last_update_at.max(at);
-            }
-        }
-        id
     }
 
     /// `CreatePostAsUser` after the post is saved: MarkChannelsAsViewed for the poster, except for
@@ -847,249 +637,6 @@ impl World {
             }
         }
         times
-    }
-
-    /// A root post in a channel at `create_at_ms`, with the side effects of `CreatePostAsUser`:
-    /// the members it mentions get a mention, and the poster's channel is marked viewed (not for a
-    /// bot).
-    pub fn post(
-        &mut self,
-        channel_id: &str,
-        user_id: &str,
-        create_at_ms: i64,
-        message: &str,
-    ) -> String {
-        let id = self.new_post(channel_id, user_id, "", create_at_ms, message, "");
-        self.poster_views_channel(channel_id, user_id, false, create_at_ms);
-        id
-    }
-
-    /// A system message (type `system_join_channel` and the like): excluded from search; join and
-    /// leave types do not count in TotalMsgCount; nobody is mentioned and nothing is marked viewed.
-    pub fn system_post(
-        &mut self,
-        channel_id: &str,
-        user_id: &str,
-        create_at_ms: i64,
-        kind: &str,
-        message: &str,
-    ) -> String {
-        self.new_post(channel_id, user_id, "", create_at_ms, message, kind)
-    }
-
-    /// A reply in the thread of `root_id` (a reply to a reply goes to the same thread). The root's
-    /// UpdateAt moves to the reply's time. As SendNotifications does with ThreadAutoFollow, the
-    /// thread's participants follow it (the replier, who has also seen it; the root's author; who
-    /// the root and the reply mention), unless they stopped following it; a member mentioned in the
-    /// reply gets an unread mention on it. Without collapsed threads the replier's channel is marked
-    /// viewed as for a root post.
-    pub fn reply(
-        &mut self,
-        root_id: &str,
-        user_id: &str,
-        create_at_ms: i64,
-        message: &str,
-    ) -> String {
-        let Some(root) = self.post_by_id(root_id) else {
-            return String::new();
-        };
-        let root_id = if root.root_id.is_empty() {
-            root.id.clone()
-        } else {
-            root.root_id.clone()
-        };
-        let channel_id = root.channel_id.clone();
-        let (root_author, root_mentions) = self
-            .post_by_id(&root_id)
-            .map(|p| (p.user_id.clone(), p.mentions.clone()))
-            .unwrap_or_default();
-        let id = self.new_post(&channel_id, user_id, &root_id, create_at_ms, message, "");
-        if let Some(r) = self.post_mut(&root_id) {
-            r.update_at = r.update_at.max(create_at_ms);
-        }
-        if self.settings.thread_auto_follow {
-            let mentioned = self
-                .post_by_id(&id)
-                .map(|p| p.mentions.clone())
-                .unwrap_or_default();
-            let is_dm = self
-                .channel_by_id(&channel_id)
-                .is_some_and(|c| c.kind == "D");
-            let mut participants: Vec<String> = vec![user_id.to_string()];
-            if self.member(&channel_id, &root_author).is_some() {
-                participants.push(root_author.clone());
-            }
-            if !is_dm {
-                participants.extend(root_mentions);
-            }
-            participants.extend(mentioned.iter().cloned());
-            participants.dedup();
-            let mut seen: Vec<String> = Vec::new();
-            for uid in participants {
-                if seen.contains(&uid) {
-                    continue;
-                }
-                seen.push(uid.clone());
-                let increment = mentioned.contains(&uid);
-                if !increment
-                    && self
-                        .thread_membership(&uid, &root_id)
-                        .is_some_and(|m| !m.following)
-                {
-                    continue;
-                }
-                let m = self.membership_mut(&uid, &root_id);
-                if !m.following || increment {
-                    m.following = true;
-                    if increment {
-                        m.unread_mentions += 1;
-                    }
-                    m.last_updated = m.last_updated.max(create_at_ms);
-                }
-                if uid == user_id {
-                    m.last_viewed = m.last_viewed.max(create_at_ms);
-                    m.unread_mentions = 0;
-                    m.last_updated = m.last_updated.max(create_at_ms);
-                }
-            }
-        }
-        self.poster_views_channel(&channel_id, user_id, true, create_at_ms);
-        id
-    }
-
-    /// Edit a post at `at_ms`, the way `SqlPostStore.Update` does: the old version is inserted as a
-    /// history row (new id, `original_id` = the post, `delete_at` = `update_at` = edit time), the post
-    /// gets the new message with `edit_at` = `update_at` = edit time, its thread root's UpdateAt and
-    /// the channel's LastPostAt move up.
-    pub fn edit(&mut self, post_id: &str, at_ms: i64, new_message: &str) {
-        let Some(old) = self.post_by_id(post_id).cloned() else {
-            return;
-        };
-        let mut history = old.clone();
-        history.id = self.new_id();
-        history.original_id = old.id.clone();
-        history.delete_at = at_ms;
-        history.update_at = at_ms;
-        self.insert_post(history);
-        if let Some(p) = self.post_mut(post_id) {
-            p.message = new_message.to_string();
-            p.hashtags = parse_hashtags(new_message);
-            p.edit_at = at_ms;
-            p.update_at = at_ms;
-        }
-        if !old.root_id.is_empty()
-            && let Some(r) = self.post_mut(&old.root_id)
-        {
-            r.update_at = r.update_at.max(at_ms);
-        }
-        if let Some(c) = self.channel_mut(&old.channel_id) {
-            c.last_post_at = c.last_post_at.max(at_ms);
-        }
-    }
-
-    /// Soft-delete a post at `at_ms`. Deleting a root deletes its replies too (the store's
-    /// `WHERE Id = ? OR RootId = ?`); its files are deleted; a reply's root gets UpdateAt bumped.
-    pub fn delete(&mut self, post_id: &str, at_ms: i64) {
-        let Some(p) = self.post_by_id(post_id).cloned() else {
-            return;
-        };
-        let mut affected: Vec<String> = vec![p.id.clone()];
-        if p.root_id.is_empty() {
-            if let Some(info) = self.thread_info(&p.id) {
-                self.thread_snapshots.insert(
-                    p.id.clone(),
-                    ThreadInfo {
-                        delete_at: at_ms,
-                        ..info
-                    },
-                );
-            }
-            // every row whose RootId is the post: replies (deleted ones too) and their
-            // edit-history rows
-            affected.extend(
-                self.posts
-                    .iter()
-                    .filter(|q| q.root_id == p.id)
-                    .map(|q| q.id.clone()),
-            );
-        }
-        for id in &affected {
-            if let Some(q) = self.post_mut(id) {
-                q.delete_at = at_ms;
-                q.update_at = at_ms;
-                q.props
-                    .insert("deleteBy".to_string(), Value::String(p.user_id.clone()));
-            }
-        }
-        for f in self.files.iter_mut() {
-            if affected.contains(&f.post_id) && f.delete_at == 0 {
-                f.delete_at = at_ms;
-                f.update_at = at_ms;
-            }
-        }
-        if !p.root_id.is_empty()
-            && let Some(r) = self.post_mut(&p.root_id)
-        {
-            r.update_at = r.update_at.max(at_ms);
-        }
-    }
-
-    /// Pin a post now (the server's clock), with the side effects of [`World::pin_at`].
-    pub fn pin(&mut self, post_id: &str) {
-        self.pin_at(post_id, crate::clock::now_ms());
-    }
-
-    /// A reaction; like `SqlReactionStore.Save` it sets the post's `has_reactions` and UpdateAt.
-    pub fn react(&mut self, user_id: &str, post_id: &str, emoji: &str, at_ms: i64) {
-        let Some(p) = self.post_mut(post_id) else {
-            return;
-        };
-        p.has_reactions = true;
-        p.update_at = p.update_at.max(at_ms);
-        let channel_id = p.channel_id.clone();
-        if self
-            .reactions
-            .iter()
-            .any(|r| r.user_id == user_id && r.post_id == post_id && r.emoji_name == emoji)
-        {
-            return;
-        }
-        self.reactions.push(Reaction {
-            user_id: user_id.to_string(),
-            post_id: post_id.to_string(),
-            channel_id,
-            emoji_name: emoji.to_string(),
-            create_at: at_ms,
-        });
-    }
-
-    /// Attach a file (its bytes are served by `GET /files/{id}`) to a post; returns the file id.
-    pub fn attach(&mut self, post_id: &str, name: &str, content: &[u8]) -> String {
-        let Some(p) = self.post_by_id(post_id).cloned() else {
-            return String::new();
-        };
-        let id = self.new_id();
-        let extension = name
-            .rsplit_once('.')
-            .map(|(_, e)| e.to_ascii_lowercase())
-            .unwrap_or_default();
-        self.files.push(FileInfo {
-            id: id.clone(),
-            creator_id: p.user_id.clone(),
-            post_id: p.id.clone(),
-            channel_id: p.channel_id.clone(),
-            create_at: p.create_at,
-            update_at: p.create_at,
-            delete_at: 0,
-            name: name.to_string(),
-            mime_type: mime_for(&extension).to_string(),
-            extension,
-            content: content.to_vec(),
-        });
-        if let Some(q) = self.post_mut(post_id) {
-            q.file_ids.push(id.clone());
-        }
-        id
     }
 
     // ----- threads -----------------------------------------------------------------------
@@ -1273,5 +820,15 @@ impl World {
     /// `SessionHasPermissionToTeam(view_team)`: an active member (or an admin).
     pub(crate) fn can_view_team(&self, user_id: &str, team_id: &str) -> bool {
         self.is_admin(user_id) || self.is_team_member(team_id, user_id)
+    }
+
+    /// A new id from the world's generator (for rows the routes build themselves).
+    pub(crate) fn fresh_id(&mut self) -> String {
+        self.new_id()
+    }
+
+    /// A fresh id and creation time, for a row created through the API.
+    pub(crate) fn new_row(&mut self) -> (String, i64) {
+        (self.new_id(), self.tick())
     }
 }

@@ -108,9 +108,4 @@ impl World {
             .map(|(_, o)| o.clone())
             .unwrap_or_default()
     }
-
-    /// A fresh id and creation time, for a row created through the API.
-    pub(crate) fn new_row(&mut self) -> (String, i64) {
-        (self.new_id(), self.tick())
-    }
 }

@@ -12,8 +12,8 @@ use crate::render::{self, PostOpts};
 use crate::reply::{AppError, HResult, Reply};
 use crate::routes::Ctx;
 use crate::world::perms::Perm;
-use crate::world::posting::NewPost;
-use crate::world::{Channel, MAX_POST_SIZE, Post, World, parse_hashtags};
+use crate::world::posting::{NewPost, parse_hashtags};
+use crate::world::{Channel, MAX_POST_SIZE, Post, World};
 
 /// `model.PostHashtagsMaxRunes`.
 const HASHTAGS_MAX_RUNES: usize = 1000;
