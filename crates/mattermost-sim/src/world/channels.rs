@@ -282,13 +282,4 @@ impl World {
             c.update_at = at;
         }
     }
-
-    /// `App.UpdateThreadFollowForUserFromChannelAdd`: the added user follows the thread, which
-    /// counts as read up to just before its root (`LastViewed = root.CreateAt - 1`).
-    pub(crate) fn follow_from_channel_add(&mut self, user_id: &str, root_id: &str, now: i64) {
-        self.maintain_thread_membership(user_id, root_id, true, false, now);
-        let root_at = self.post_by_id(root_id).map(|p| p.create_at).unwrap_or(0);
-        let m = self.membership_mut(user_id, root_id);
-        m.last_viewed = root_at - 1;
-    }
 }
