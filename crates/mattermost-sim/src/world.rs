@@ -1,4 +1,10 @@
-//! The simulated workspace: teams, users, channels, posts and the rest, with the seeding API tests use.
+//! The simulated workspace: the types it stores (teams, users, channels, posts and the rest, the
+//! state the write routes keep, the integrations) and [`World::new`]. What reads and changes them
+//! lives by domain in `world/`, each file holding the seeding API tests use beside what the routes
+//! call: `people.rs`, `teams.rs`, `channels.rs`, `members.rs`, `unread.rs`, `posting.rs`,
+//! `editing.rs`, `pending.rs`, `threads.rs`, `reactions.rs`, `files.rs`, `emoji.rs`, `drafts.rs`,
+//! `preferences.rs`, `reminders.rs`, `integrations.rs`, `perms.rs` and `settings.rs`. They import
+//! from this file, never the other way.
 //!
 //! Every change goes through these methods so that side effects match the real server's store
 //! (an edit inserts a history row, a reply bumps its root's `UpdateAt`, a reaction bumps the post, ...).
@@ -24,10 +30,10 @@ pub(crate) mod posting;
 mod preferences;
 mod reactions;
 mod reminders;
+mod settings;
 mod teams;
 mod threads;
 mod unread;
-mod writes;
 
 /// The kind of a team channel created with [`World::channel`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -232,6 +238,8 @@ pub(crate) struct ThreadInfo {
     pub delete_at: i64,
 }
 
+/// `app/post.go` `PendingPostIDsCacheSize`: an LRU of this many pending post ids.
+pub(crate) const PENDING_POST_IDS_CACHE_SIZE: usize = 25_000;
 /// `app/post.go` `pendingPostIDsCacheTTL`: 30 seconds.
 pub(crate) const PENDING_POST_IDS_TTL_MS: i64 = 30_000;
 
@@ -263,7 +271,8 @@ pub(crate) struct Reminder {
     pub target_time: i64,
 }
 
-/// Server state the write routes keep (see the module docs).
+/// Server state the write routes keep beyond the seeded rows: the pending-post-id cache,
+/// preferences, post reminders, team admins, read-only channels, settings and `system-bot`.
 #[derive(Clone, Debug)]
 pub(crate) struct WriteState {
     pub pending: HashMap<String, PendingEntry>,
@@ -397,9 +406,6 @@ pub struct World {
     pub(crate) integrations: Integrations,
 }
 
-/// `app/post.go` `PendingPostIDsCacheSize`: an LRU of this many pending post ids.
-pub(crate) const PENDING_POST_IDS_CACHE_SIZE: usize = 25_000;
-
 impl World {
     /// An empty world whose ids are generated deterministically from `seed`.
     pub fn new(seed: u64) -> World {
@@ -445,83 +451,6 @@ impl World {
     fn tick(&mut self) -> i64 {
         self.clock += 1000;
         self.clock
-    }
-
-    // ----- posts -------------------------------------------------------------------------
-
-    /// `IsCRTEnabledForUser` with no per-user display preference: `always_on` and `default_on` on.
-    pub(crate) fn is_crt_enabled(&self) -> bool {
-        matches!(
-            self.settings.collapsed_threads.as_str(),
-            "always_on" | "default_on"
-        )
-    }
-
-    // ----- drafts, emoji, statuses -------------------------------------------------------
-
-    /// A custom emoji; returns its id.
-    pub fn emoji(&mut self, creator_id: &str, name: &str) -> String {
-        if let Some(e) = self.emoji.iter().find(|e| e.name == name) {
-            return e.id.clone();
-        }
-        let id = self.new_id();
-        let at = self.tick();
-        self.emoji.push(Emoji {
-            id: id.clone(),
-            creator_id: creator_id.to_string(),
-            name: name.to_string(),
-            create_at: at,
-        });
-        id
-    }
-
-    /// Turn `ServiceSettings.EnableOAuthServiceProvider` off or on (off: the OAuth metadata answers
-    /// 501).
-    pub fn set_oauth_service_provider(&mut self, on: bool) {
-        self.settings.enable_oauth_service_provider = on;
-    }
-
-    /// Turn `ServiceSettings.EnableDynamicClientRegistration` on or off (on: the OAuth metadata names
-    /// a registration endpoint).
-    pub fn set_dynamic_client_registration(&mut self, on: bool) {
-        self.settings.enable_dynamic_client_registration = on;
-    }
-
-    /// Turn `ServiceSettings.EnableCustomEmoji` off or on (off: `GET /emoji` answers 501).
-    pub fn set_custom_emoji_enabled(&mut self, on: bool) {
-        self.settings.enable_custom_emoji = on;
-    }
-
-    /// Set `ServiceSettings.CollapsedThreads` ("always_on", the default, "default_on",
-    /// "default_off" or "disabled"); with the last two, viewing a channel marks its threads read
-    /// whatever the client says, and replies mark the channel viewed for their poster.
-    pub fn set_collapsed_threads(&mut self, mode: &str) {
-        self.settings.collapsed_threads = mode.to_string();
-    }
-
-    /// Turn `ServiceSettings.AllowSyncedDrafts` off or on (off: drafts answer 501).
-    pub fn set_synced_drafts_enabled(&mut self, on: bool) {
-        self.settings.allow_synced_drafts = on;
-    }
-
-    // ----- access ------------------------------------------------------------------------
-
-    pub(crate) fn is_admin(&self, user_id: &str) -> bool {
-        self.user_by_id(user_id).is_some_and(|u| u.is_admin())
-    }
-
-    /// `SessionHasPermissionToReadChannel`: members read any channel; a team member reads the
-    /// public channels of that team without joining; admins read everything.
-    pub(crate) fn can_read_channel(&self, user_id: &str, channel: &Channel) -> bool {
-        if self.is_admin(user_id) || self.member(&channel.id, user_id).is_some() {
-            return true;
-        }
-        channel.kind == "O" && self.is_team_member(&channel.team_id, user_id)
-    }
-
-    /// `SessionHasPermissionToTeam(view_team)`: an active member (or an admin).
-    pub(crate) fn can_view_team(&self, user_id: &str, team_id: &str) -> bool {
-        self.is_admin(user_id) || self.is_team_member(team_id, user_id)
     }
 
     /// A new id from the world's generator (for rows the routes build themselves).

@@ -1,7 +1,7 @@
-//! Integrations and per-person settings the operation gateway reaches without a table tool: incoming
-//! and outgoing webhooks (`model.IncomingWebhook`, `model.OutgoingWebhook`), bots' owners
-//! (`model.Bot.OwnerId`), channel bookmarks (`model.ChannelBookmark`) and whether the server is
-//! licensed (bookmarks answer 501 without a licence, `api4/channel_bookmark.go`).
+//! Integrations the operation gateway reaches without a table tool: incoming and outgoing webhooks
+//! (`model.IncomingWebhook`, `model.OutgoingWebhook`), bots' owners (`model.Bot.OwnerId`), channel
+//! bookmarks (`model.ChannelBookmark`) and whether the server is licensed (bookmarks answer 501
+//! without a licence, `api4/channel_bookmark.go`).
 
 use super::{Bookmark, IncomingHook, OutgoingHook, World};
 
