@@ -130,7 +130,7 @@ impl World {
     }
 }
 
-// ----- the create routes -----
+// ----- the create routes -------------------------------------------------------------------------
 
 impl World {
     /// `SqlChannelStore.Save` of a channel made now (LastPostAt 0 until something is posted).
@@ -220,7 +220,7 @@ impl World {
     }
 }
 
-// ----- moderation and archiving -----
+// ----- moderation and archiving ------------------------------------------------------------------
 
 impl World {
     /// Make a channel read-only: its members lose `create_post` (the channel moderation "Create

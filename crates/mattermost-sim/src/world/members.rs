@@ -59,7 +59,7 @@ impl World {
     }
 }
 
-// ----- the member routes -----
+// ----- the member routes -------------------------------------------------------------------------
 
 impl World {
     /// `SqlChannelStore.SaveMember`: a new membership (LastViewedAt 0, counts 0, LastUpdateAt

@@ -120,7 +120,7 @@ impl World {
     }
 }
 
-// ----- sessions -----
+// ----- sessions ----------------------------------------------------------------------------------
 
 impl World {
     /// The bearer token mapped to `username` (a token that maps to nobody if the user is unknown).
@@ -170,7 +170,7 @@ impl World {
     }
 }
 
-// ----- statuses -----
+// ----- statuses ----------------------------------------------------------------------------------
 
 impl World {
     /// Set a user's status ("online", "away", "dnd", "offline").

@@ -97,7 +97,7 @@ const TEAM_ADMIN: &[Perm] = &[
 /// `system_user`.
 const SYSTEM_USER: &[Perm] = &[CreateDirectChannel, CreateGroupChannel];
 
-// ----- the read checks -----
+// ----- the read checks ---------------------------------------------------------------------------
 
 impl World {
     /// The user has the `system_admin` role (`SessionHasPermissionTo(manage_system)`).
@@ -120,7 +120,7 @@ impl World {
     }
 }
 
-// ----- the write checks -----
+// ----- the write checks --------------------------------------------------------------------------
 
 impl World {
     /// `SessionHasPermissionTo`: the system roles (`system_admin` has every permission).

@@ -119,7 +119,7 @@ impl World {
     }
 }
 
-// ----- making posts -----
+// ----- making posts ------------------------------------------------------------------------------
 
 impl World {
     /// A root post in a channel at `create_at_ms`, with the side effects of `CreatePostAsUser`:
@@ -363,7 +363,7 @@ impl World {
     }
 }
 
-// ----- what the create route saves -----
+// ----- what the create route saves ---------------------------------------------------------------
 
 impl World {
     /// `SqlPostStore.Save` and what `App.CreatePost` does next: the post (a root with

@@ -76,7 +76,7 @@ impl World {
     }
 }
 
-// ----- members -----
+// ----- members -----------------------------------------------------------------------------------
 
 impl World {
     pub fn add_to_team(&mut self, team_id: &str, user_id: &str) {
@@ -121,7 +121,7 @@ impl World {
     }
 }
 
-// ----- leaving -----
+// ----- leaving -----------------------------------------------------------------------------------
 
 impl World {
     /// Remove a user from a team: the membership row gets `delete_at` and, as `App.LeaveTeam`

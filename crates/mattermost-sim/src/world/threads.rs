@@ -123,7 +123,7 @@ impl World {
     }
 }
 
-// ----- what the thread routes and the channel routes do -----
+// ----- what the thread routes and the channel routes do ------------------------------------------
 
 impl World {
     /// `SqlThreadStore.MaintainMembership`: follow or unfollow; `view` also marks it read now

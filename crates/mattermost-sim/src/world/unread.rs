@@ -57,7 +57,7 @@ impl World {
     }
 }
 
-// ----- marking read as the server does -----
+// ----- marking read as the server does -----------------------------------------------------------
 
 impl World {
     /// `CreatePostAsUser` after the post is saved: MarkChannelsAsViewed for the poster, except for
