@@ -1,5 +1,5 @@
-//! The wall clock in Unix milliseconds, as the real server stamps `CreateAt`, `UpdateAt` and the rest
-//! of what it stores at the time of a request.
+//! The wall clock in Unix milliseconds, with which the real server stamps `CreateAt`, `UpdateAt`
+//! and the rest of what a request stores.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 

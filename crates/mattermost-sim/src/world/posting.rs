@@ -1,6 +1,6 @@
 //! Posts as they are made: a root post, a reply or a system message as the seeding API makes them,
-//! and what the create route saves (`App.CreatePost`, `SqlPostStore.Save`, `SqlPostStore.SaveMultiple`),
-//! with the side effects on the channel's counts and of SendNotifications (mentions, threads
+//! and what the create route saves (`App.CreatePost`, `SqlPostStore.Save`, `SaveMultiple`), with
+//! the side effects on the channel's counts and those of SendNotifications (mentions, threads
 //! followed); and reading a post back.
 
 use serde_json::{Map, Value, json};

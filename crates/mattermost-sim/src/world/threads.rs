@@ -1,6 +1,6 @@
-//! Threads: their data derived from the posts (the real server's Threads table) and who follows them
-//! (`ThreadMemberships`): following, reading and mentions as the seeding API sets them, and as the
-//! thread and channel routes do (`SqlThreadStore.MaintainMembership`, `MarkAllAsReadByChannels`,
+//! Threads: their data derived from the posts (the real server's Threads table) and who follows
+//! them (`ThreadMemberships`): following, reading and mentions as the seeding API sets them, and as
+//! the thread and channel routes do (`SqlThreadStore.MaintainMembership`, `MarkAllAsReadByChannels`,
 //! `DeleteMembershipsForChannel`, `App.UpdateThreadFollowForUserFromChannelAdd`).
 
 use std::collections::{HashMap, HashSet};
