@@ -14,7 +14,7 @@
 
 use std::sync::OnceLock;
 
-use crate::http::now_ms;
+use crate::clock::now_ms;
 use crate::rng::Rng;
 use crate::samples;
 use crate::world::{ChannelKind, World};

@@ -7,14 +7,13 @@ use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context, Poll};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use bytes::Bytes;
 use http_body_util::BodyExt;
+use hyper::Response;
 use hyper::body::{Body, Frame, Incoming, SizeHint};
-use hyper::{Request, Response};
 use hyper_util::rt::TokioIo;
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::net::TcpListener;
 
 use crate::faults::{Fault, Faults};
@@ -22,6 +21,7 @@ use crate::ids::new_id;
 use crate::log::LoggedRequest;
 use crate::params::{self, paging};
 use crate::render::{BUILD_NUMBER, CONFIG_HASH, CURRENT_VERSION};
+use crate::reply::{AppError, HResult, Reply};
 use crate::rng::Rng;
 use crate::router;
 use crate::routes::{Ctx, Deferred};
@@ -40,128 +40,6 @@ pub(crate) struct Shared {
 pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
-
-pub(crate) fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
-}
-
-/// A Mattermost `model.AppError`.
-#[derive(Clone, Debug)]
-pub(crate) struct AppError {
-    pub status: u16,
-    pub id: String,
-    pub message: String,
-}
-
-impl AppError {
-    pub fn new(status: u16, id: &str, message: &str) -> AppError {
-        AppError {
-            status,
-            id: id.to_string(),
-            message: message.to_string(),
-        }
-    }
-
-    /// `SetInvalidURLParam`.
-    pub fn invalid_url_param(name: &str) -> AppError {
-        AppError::new(
-            400,
-            "api.context.invalid_url_param.app_error",
-            &format!("Invalid or missing {name} parameter in request URL."),
-        )
-    }
-
-    /// `SetInvalidParam` (used for query and body params alike).
-    pub fn invalid_param(name: &str) -> AppError {
-        AppError::new(
-            400,
-            "api.context.invalid_body_param.app_error",
-            &format!("Invalid or missing {name} in request body."),
-        )
-    }
-
-    /// `SetPermissionError`.
-    pub fn permission() -> AppError {
-        AppError::new(
-            403,
-            "api.context.permissions.app_error",
-            "You do not have the appropriate permissions.",
-        )
-    }
-
-    pub fn not_found(id: &str, message: &str) -> AppError {
-        AppError::new(404, id, message)
-    }
-
-    pub fn session_expired() -> AppError {
-        AppError::new(
-            401,
-            "api.context.session_expired.app_error",
-            "Invalid or expired session, please login again.",
-        )
-    }
-
-    pub fn json(&self, request_id: &str) -> Value {
-        json!({
-            "id": self.id,
-            "message": self.message,
-            "detailed_error": "",
-            "request_id": request_id,
-            "status_code": self.status
-        })
-    }
-}
-
-/// A handler's answer before the common headers are added.
-#[derive(Clone, Debug)]
-pub(crate) struct Reply {
-    pub status: u16,
-    pub content_type: String,
-    pub headers: Vec<(String, String)>,
-    pub body: Vec<u8>,
-}
-
-impl Reply {
-    pub fn json(v: &Value) -> Reply {
-        let mut body = serde_json::to_vec(v).unwrap_or_default();
-        body.push(b'\n');
-        Reply {
-            status: 200,
-            content_type: "application/json".into(),
-            headers: Vec::new(),
-            body,
-        }
-    }
-
-    pub fn raw(status: u16, content_type: &str, body: Vec<u8>) -> Reply {
-        Reply {
-            status,
-            content_type: content_type.into(),
-            headers: Vec::new(),
-            body,
-        }
-    }
-
-    /// `HandleEtag`: 304 with no body and the ETag header (`web/context.go`).
-    pub fn not_modified(etag: &str) -> Reply {
-        Reply {
-            status: 304,
-            content_type: "application/json".into(),
-            headers: vec![("ETag".into(), etag.into())],
-            body: Vec::new(),
-        }
-    }
-
-    pub fn header(mut self, name: &str, value: &str) -> Reply {
-        self.headers.push((name.to_string(), value.to_string()));
-        self
-    }
-}
-
-pub(crate) type HResult = Result<Reply, AppError>;
 
 /// A response body that can also break off mid-way (for [`Fault::CutMidBody`]).
 pub(crate) struct SimBody {
@@ -322,7 +200,7 @@ fn html_page(status: u16) -> String {
 
 async fn handle(
     shared: Arc<Shared>,
-    req: Request<Incoming>,
+    req: hyper::Request<Incoming>,
 ) -> Result<Response<SimBody>, CutConnection> {
     let method = req.method().as_str().to_string();
     let path = req.uri().path().to_string();
@@ -441,16 +319,17 @@ async fn handle(
                 let mut world = lock(&shared.world);
                 process(
                     &mut world,
-                    &method,
-                    route,
-                    &query,
-                    &headers,
-                    &body,
-                    &token,
-                    req_rng,
-                    &site_url,
-                    &request_id,
-                    store_delay,
+                    Request {
+                        route,
+                        query: &query,
+                        headers: &headers,
+                        body: &body,
+                        token: &token,
+                        rng: req_rng,
+                        site_url: &site_url,
+                        request_id: &request_id,
+                        store_delay,
+                    },
                 )
             };
             // The storing part of a route that waits before storing runs in a task of its own, so
@@ -568,62 +447,43 @@ async fn handle(
     Ok(resp)
 }
 
-/// Route, authenticate and run the handler, under the world lock.
-#[allow(clippy::too_many_arguments)]
-fn process(
-    world: &mut World,
-    method: &str,
+/// A request read off the wire and routed, before authentication: what [`process`] runs under the
+/// world lock.
+struct Request<'a> {
+    /// The matched route and its path variables (`None`: no route, a 404).
     route: Option<(&'static router::Route, Vec<(&'static str, String)>)>,
-    query: &[(String, String)],
-    headers: &[(String, String)],
-    body: &[u8],
-    token: &TokenSource,
+    query: &'a [(String, String)],
+    headers: &'a [(String, String)],
+    body: &'a [u8],
+    token: &'a TokenSource,
+    /// This request's own randomness.
     rng: Rng,
-    site_url: &str,
-    request_id: &str,
+    site_url: &'a str,
+    request_id: &'a str,
+    /// A wait to put between validating and storing ([`Fault::DelayBeforeStore`]).
     store_delay: Option<std::time::Duration>,
-) -> (HResult, Option<(std::time::Duration, Deferred)>) {
+}
+
+/// Route, authenticate and run the handler, under the world lock.
+fn process(world: &mut World, req: Request) -> (HResult, Option<(std::time::Duration, Deferred)>) {
     let mut deferred = None;
-    let result = run_route(
-        world,
-        method,
-        route,
-        query,
-        headers,
-        body,
-        token,
-        rng,
-        site_url,
-        request_id,
-        store_delay,
-        &mut deferred,
-    );
+    let result = run_route(world, req, &mut deferred);
     (result, deferred)
 }
 
 /// Authenticate and run the route's handler; a handler may leave its storing part in `deferred`.
-#[allow(clippy::too_many_arguments)]
 fn run_route(
     world: &mut World,
-    method: &str,
-    route: Option<(&'static router::Route, Vec<(&'static str, String)>)>,
-    query: &[(String, String)],
-    headers: &[(String, String)],
-    body: &[u8],
-    token: &TokenSource,
-    rng: Rng,
-    site_url: &str,
-    request_id: &str,
-    store_delay: Option<std::time::Duration>,
+    req: Request,
     deferred: &mut Option<(std::time::Duration, Deferred)>,
 ) -> HResult {
-    let Some((route, path_params)) = route else {
+    let Some((route, path_params)) = req.route else {
         return Err(AppError::not_found(
             "api.context.404.app_error",
             "Sorry, we could not find the page.",
         ));
     };
-    let me = match token {
+    let me = match req.token {
         TokenSource::Header(t) => world.session_user(truncate_token(t)),
         TokenSource::Query(_) if !route.public => {
             return Err(AppError::new(
@@ -644,16 +504,15 @@ fn run_route(
     let mut ctx = Ctx {
         w: world,
         me,
-        method: method.to_string(),
         params: path_params,
-        query,
-        headers,
-        body,
-        rng,
-        paging: paging(query, has_user_id, is_channel_members),
-        site_url: site_url.to_string(),
-        request_id: request_id.to_string(),
-        store_delay,
+        query: req.query,
+        headers: req.headers,
+        body: req.body,
+        rng: req.rng,
+        paging: paging(req.query, has_user_id, is_channel_members),
+        site_url: req.site_url.to_string(),
+        request_id: req.request_id.to_string(),
+        store_delay: req.store_delay,
         deferred: None,
     };
     let result = (route.handler)(&mut ctx);

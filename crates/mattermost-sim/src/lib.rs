@@ -25,6 +25,7 @@
 //! # Ok(()) }
 //! ```
 
+mod clock;
 mod demo;
 mod faults;
 mod fulltext;
@@ -34,6 +35,7 @@ mod log;
 mod mentions;
 mod params;
 mod render;
+mod reply;
 mod rng;
 mod router;
 mod routes;

@@ -1,7 +1,7 @@
 //! The route table: method + path template → handler, with the path-variable regexes of
 //! `api4/api.go` (a segment that fails its regex means no route, so a 404).
 
-use crate::http::HResult;
+use crate::reply::HResult;
 use crate::routes::{
     Ctx, channels, files, integrations, misc, oauth, posts, search, teams, threads, users, writes,
 };

@@ -93,7 +93,7 @@ impl Sim {
 
     /// The simulator's clock: real time in milliseconds.
     pub fn now_ms(&self) -> i64 {
-        http::now_ms()
+        crate::clock::now_ms()
     }
 
     /// Every request received so far, in arrival order.

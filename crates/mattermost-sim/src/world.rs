@@ -1,4 +1,10 @@
-//! The simulated workspace: teams, users, channels, posts and the rest, with the seeding API tests use.
+//! The simulated workspace: the types it stores (teams, users, channels, posts and the rest, the
+//! state the write routes keep, the integrations) and [`World::new`]. What reads and changes them
+//! lives by domain in `world/`, each file holding the seeding API tests use beside what the routes
+//! call: `people.rs`, `teams.rs`, `channels.rs`, `members.rs`, `unread.rs`, `posting.rs`,
+//! `editing.rs`, `pending.rs`, `threads.rs`, `reactions.rs`, `files.rs`, `emoji.rs`, `drafts.rs`,
+//! `preferences.rs`, `reminders.rs`, `integrations.rs`, `perms.rs` and `settings.rs`. They import
+//! from this file, never the other way.
 //!
 //! Every change goes through these methods so that side effects match the real server's store
 //! (an edit inserts a history row, a reply bumps its root's `UpdateAt`, a reaction bumps the post, ...).
@@ -7,23 +13,27 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
-use crate::ids::{group_name, new_id};
+use crate::ids::new_id;
 use crate::rng::Rng;
 
-mod channels;
-mod emoji;
+pub(crate) mod channels;
+mod drafts;
+mod editing;
+pub(crate) mod emoji;
+mod files;
 mod integrations;
+mod members;
+mod pending;
 mod people;
-mod perms;
-mod posting;
-mod writes;
-
-pub(crate) use channels::NewChannel;
-pub(crate) use emoji::is_system_emoji;
-pub(crate) use integrations::{Bookmark, IncomingHook, Integrations, OutgoingHook};
-pub(crate) use perms::Perm;
-pub(crate) use posting::NewPost;
-pub(crate) use writes::{MAX_POST_SIZE, Preference, Reminder, WriteState};
+pub(crate) mod perms;
+pub(crate) mod posting;
+mod preferences;
+mod reactions;
+mod reminders;
+mod settings;
+mod teams;
+mod threads;
+mod unread;
 
 /// The kind of a team channel created with [`World::channel`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,6 +121,10 @@ pub(crate) struct ChannelMember {
     pub last_update_at: i64,
     pub admin: bool,
 }
+
+/// `SqlPostStore.GetMaxPostSize`: the Postgres `Posts.Message` column is `VARCHAR(65535)`, so
+/// `max(65535 / 4, model.PostMessageMaxRunesV2)` = 16383 characters.
+pub(crate) const MAX_POST_SIZE: usize = 16_383;
 
 #[derive(Clone, Debug)]
 pub(crate) struct Post {
@@ -224,6 +238,139 @@ pub(crate) struct ThreadInfo {
     pub delete_at: i64,
 }
 
+/// `app/post.go` `PendingPostIDsCacheSize`: an LRU of this many pending post ids.
+pub(crate) const PENDING_POST_IDS_CACHE_SIZE: usize = 25_000;
+/// `app/post.go` `pendingPostIDsCacheTTL`: 30 seconds.
+pub(crate) const PENDING_POST_IDS_TTL_MS: i64 = 30_000;
+
+/// `FileSettings.MaxFileSize` default: 100 MiB.
+pub(crate) const DEFAULT_MAX_FILE_SIZE: i64 = 100 * 1024 * 1024;
+
+/// One entry of the pending-post-id cache: the post it made ("" while the first request saves).
+#[derive(Clone, Debug)]
+pub(crate) struct PendingEntry {
+    pub post_id: String,
+    pub expires_at: i64,
+    pub last_used: u64,
+}
+
+/// A user preference other than `flagged_post` (those are the world's saved posts).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Preference {
+    pub user_id: String,
+    pub category: String,
+    pub name: String,
+    pub value: String,
+}
+
+/// A post reminder (`PostReminders` row): `target_time` in seconds, as the client sent it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Reminder {
+    pub user_id: String,
+    pub post_id: String,
+    pub target_time: i64,
+}
+
+/// Server state the write routes keep beyond the seeded rows: the pending-post-id cache,
+/// preferences, post reminders, team admins, read-only channels, settings and `system-bot`.
+#[derive(Clone, Debug)]
+pub(crate) struct WriteState {
+    pub pending: HashMap<String, PendingEntry>,
+    pub pending_uses: u64,
+    pub pending_ttl_ms: i64,
+    pub preferences: Vec<Preference>,
+    pub reminders: Vec<Reminder>,
+    /// (team id, user id) of `team_admin` members.
+    pub team_admins: Vec<(String, String)>,
+    /// Channels whose members may not post (moderation: `create_post` off for members).
+    pub read_only: HashSet<String>,
+    /// `FileSettings.MaxFileSize`.
+    pub max_file_size: i64,
+    /// `FileSettings.EnableFileAttachments`.
+    pub enable_file_attachments: bool,
+    /// `TeamSettings.EnableCustomUserStatuses`.
+    pub enable_custom_user_statuses: bool,
+    /// `ServiceSettings.ExperimentalEnableDefaultChannelLeaveJoinMessages` (default true).
+    pub default_channel_join_leave_messages: bool,
+    /// The user id of `system-bot`, once it exists.
+    pub system_bot: Option<String>,
+}
+
+impl Default for WriteState {
+    fn default() -> Self {
+        WriteState {
+            pending: HashMap::new(),
+            pending_uses: 0,
+            pending_ttl_ms: PENDING_POST_IDS_TTL_MS,
+            preferences: Vec::new(),
+            reminders: Vec::new(),
+            team_admins: Vec::new(),
+            read_only: HashSet::new(),
+            max_file_size: DEFAULT_MAX_FILE_SIZE,
+            enable_file_attachments: true,
+            enable_custom_user_statuses: true,
+            default_channel_join_leave_messages: true,
+            system_bot: None,
+        }
+    }
+}
+
+/// An incoming webhook (`IncomingWebhooks` row).
+#[derive(Clone, Debug)]
+pub(crate) struct IncomingHook {
+    pub id: String,
+    pub create_at: i64,
+    pub update_at: i64,
+    pub delete_at: i64,
+    pub user_id: String,
+    pub channel_id: String,
+    pub team_id: String,
+    pub display_name: String,
+    pub description: String,
+    pub channel_locked: bool,
+}
+
+/// An outgoing webhook (`OutgoingWebhooks` row).
+#[derive(Clone, Debug)]
+pub(crate) struct OutgoingHook {
+    pub id: String,
+    pub create_at: i64,
+    pub update_at: i64,
+    pub delete_at: i64,
+    pub creator_id: String,
+    pub channel_id: String,
+    pub team_id: String,
+    pub display_name: String,
+    pub trigger_words: Vec<String>,
+    pub callback_urls: Vec<String>,
+}
+
+/// A channel bookmark of type `link` (`ChannelBookmarks` row).
+#[derive(Clone, Debug)]
+pub(crate) struct Bookmark {
+    pub id: String,
+    pub create_at: i64,
+    pub update_at: i64,
+    pub delete_at: i64,
+    pub channel_id: String,
+    pub owner_id: String,
+    pub display_name: String,
+    pub sort_order: i64,
+    pub link_url: String,
+}
+
+/// What the integration routes keep.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Integrations {
+    pub incoming: Vec<IncomingHook>,
+    pub outgoing: Vec<OutgoingHook>,
+    pub bookmarks: Vec<Bookmark>,
+    /// (bot user id, owner user id).
+    pub bot_owners: Vec<(String, String)>,
+    /// A licence is installed (an Enterprise or Professional server).
+    pub licensed: bool,
+}
+
 /// The simulated Mattermost's data. Build one with [`World::new`] and the seeding methods, or take
 /// [`World::demo`]; then hand it to [`crate::Sim::start`].
 #[derive(Clone, Debug)]
@@ -257,59 +404,6 @@ pub struct World {
     pub(crate) writes: WriteState,
     /// Webhooks, bots' owners, channel bookmarks, the licence (the operation gateway's routes).
     pub(crate) integrations: Integrations,
-}
-
-fn capitalize(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
-        None => String::new(),
-    }
-}
-
-const SURNAMES: &[&str] = &[
-    "Lovelace", "Hopper", "Turing", "Knuth", "Liskov", "Ritchie", "Hamilton", "Dijkstra", "Kay",
-    "Allen", "Thompson", "Goldberg", "Wirth", "Backus", "Perlman", "Cerf",
-];
-
-/// `#word` hashtags of a message, space-separated, as the server stores them.
-pub(crate) fn parse_hashtags(message: &str) -> String {
-    let mut tags: Vec<String> = Vec::new();
-    for word in message.split_whitespace() {
-        let w = word.trim_end_matches(|c: char| !c.is_alphanumeric() && c != '_' && c != '-');
-        if let Some(rest) = w.strip_prefix('#')
-            && rest.len() >= 2
-            && rest.chars().next().is_some_and(|c| c.is_alphabetic())
-            && rest
-                .chars()
-                .all(|c| c.is_alphanumeric() || c == '_' || c == '-' || c == '.')
-            && !tags.iter().any(|t| t == w)
-        {
-            tags.push(w.to_string());
-        }
-    }
-    tags.join(" ")
-}
-
-pub(crate) fn mime_for(extension: &str) -> &'static str {
-    match extension {
-        "txt" | "log" => "text/plain",
-        "md" => "text/markdown",
-        "csv" => "text/csv",
-        "json" => "application/json",
-        "html" | "htm" => "text/html",
-        "png" => "image/png",
-        "jpg" | "jpeg" => "image/jpeg",
-        "gif" => "image/gif",
-        "pdf" => "application/pdf",
-        "docx" => "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-        "xlsx" => "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-        "pptx" => "application/vnd.openxmlformats-officedocument.presentationml.presentation",
-        "zip" => "application/zip",
-        "tar" => "application/x-tar",
-        "yaml" | "yml" => "application/x-yaml",
-        _ => "application/octet-stream",
-    }
 }
 
 impl World {
@@ -359,1253 +453,13 @@ impl World {
         self.clock
     }
 
-    // ----- users -------------------------------------------------------------------------
-
-    /// Create a user (or return the id of an existing one with that username). First name is the
-    /// capitalised username, email `username@example.com`.
-    pub fn user(&mut self, username: &str) -> String {
-        if let Some(id) = self.user_id(username) {
-            return id;
-        }
-        let id = self.new_id();
-        let at = self.tick();
-        let surname = SURNAMES[(self.rng.next_u64() % SURNAMES.len() as u64) as usize];
-        self.users.push(User {
-            id: id.clone(),
-            username: username.to_string(),
-            first_name: capitalize(username),
-            last_name: surname.to_string(),
-            nickname: String::new(),
-            email: format!("{username}@example.com"),
-            position: String::new(),
-            roles: "system_user".to_string(),
-            is_bot: false,
-            bot_description: String::new(),
-            create_at: at,
-            update_at: at,
-            delete_at: 0,
-            last_activity_at: at,
-            props: Default::default(),
-        });
-        let token = self.new_id();
-        self.tokens.push((token, id.clone()));
-        id
-    }
-
-    /// Create a bot account.
-    pub fn bot(&mut self, username: &str) -> String {
-        let id = self.user(username);
-        if let Some(u) = self.user_mut(&id) {
-            u.is_bot = true;
-            u.first_name = String::new();
-            u.last_name = String::new();
-            u.email = format!("{username}@localhost");
-            u.bot_description = format!("{username} bot");
-        }
-        id
-    }
-
-    /// Deactivate a user: `delete_at` set, sessions revoked (their token now gets 401).
-    pub fn deactivate(&mut self, user_id: &str) {
-        let at = self.tick();
-        if let Some(u) = self.user_mut(user_id) {
-            u.delete_at = at;
-            u.update_at = at;
-        }
-    }
-
-    /// Give a user the `system_admin` role (for `include_deleted` and other admin-only reads).
-    pub fn make_admin(&mut self, user_id: &str) {
-        if let Some(u) = self.user_mut(user_id) {
-            u.roles = "system_admin system_user".to_string();
-        }
-    }
-
-    pub fn user_id(&self, username: &str) -> Option<String> {
-        self.users
-            .iter()
-            .find(|u| u.username == username)
-            .map(|u| u.id.clone())
-    }
-
-    pub(crate) fn user_by_id(&self, id: &str) -> Option<&User> {
-        self.users.iter().find(|u| u.id == id)
-    }
-
-    fn user_mut(&mut self, id: &str) -> Option<&mut User> {
-        self.users.iter_mut().find(|u| u.id == id)
-    }
-
-    /// The bearer token mapped to `username` (a token that maps to nobody if the user is unknown).
-    pub fn token(&self, username: &str) -> String {
-        self.user_id(username)
-            .and_then(|id| {
-                self.tokens
-                    .iter()
-                    .find(|(_, u)| *u == id)
-                    .map(|(t, _)| t.clone())
-            })
-            .unwrap_or_else(|| format!("no-such-user-{username}"))
-    }
-
-    /// Make a user's token expired: it now gets 401 `api.context.session_expired.app_error`.
-    /// Gives a user a token of the test's choosing (a recognisable one, to look for leaks), in place of
-    /// the one the world made.
-    pub fn set_token(&mut self, username: &str, token: &str) {
-        if let Some(id) = self.user_id(username) {
-            self.tokens.retain(|(_, u)| *u != id);
-            self.tokens.push((token.to_string(), id));
-        }
-    }
-
-    pub fn expire_token(&mut self, username: &str) {
-        let token = self.token(username);
-        self.expired_tokens.insert(token);
-    }
-
-    // ----- teams -------------------------------------------------------------------------
-
-    /// Create a team; `open` = anyone may join (type "O", allow_open_invite), else invite-only ("I").
-    pub fn team(&mut self, name: &str, display_name: &str, open: bool) -> String {
-        if let Some(id) = self.team_id(name) {
-            return id;
-        }
-        let id = self.new_id();
-        let at = self.tick();
-        self.teams.push(Team {
-            id: id.clone(),
-            name: name.to_string(),
-            display_name: display_name.to_string(),
-            open,
-            create_at: at,
-            update_at: at,
-            delete_at: 0,
-        });
-        id
-    }
-
-    /// Archive (soft-delete) a team.
-    pub fn archive_team(&mut self, team_id: &str) {
-        let at = self.tick();
-        if let Some(t) = self.teams.iter_mut().find(|t| t.id == team_id) {
-            t.delete_at = at;
-            t.update_at = at;
-        }
-    }
-
-    pub fn team_id(&self, name: &str) -> Option<String> {
-        self.teams
-            .iter()
-            .find(|t| t.name == name)
-            .map(|t| t.id.clone())
-    }
-
-    pub fn add_to_team(&mut self, team_id: &str, user_id: &str) {
-        if let Some(m) = self
-            .team_members
-            .iter_mut()
-            .find(|m| m.team_id == team_id && m.user_id == user_id)
-        {
-            m.delete_at = 0;
-            return;
-        }
-        let at = self.tick();
-        self.team_members.push(TeamMember {
-            team_id: team_id.to_string(),
-            user_id: user_id.to_string(),
-            delete_at: 0,
-            create_at: at,
-        });
-    }
-
-    /// Remove a user from a team: the membership row gets `delete_at` and, as `App.LeaveTeam`
-    /// does, the user leaves every channel of the team, archived ones included (not DMs or GMs).
-    pub fn remove_from_team(&mut self, team_id: &str, user_id: &str) {
-        self.remove_team_channel_memberships(team_id, user_id);
-        let at = self.tick();
-        if let Some(m) = self
-            .team_members
-            .iter_mut()
-            .find(|m| m.team_id == team_id && m.user_id == user_id)
-        {
-            m.delete_at = at;
-        }
-    }
-
-    // ----- channels ----------------------------------------------------------------------
-
-    fn push_channel(
-        &mut self,
-        team_id: &str,
-        kind: &'static str,
-        name: String,
-        display: String,
-    ) -> String {
-        let id = self.new_id();
-        let at = self.tick();
-        self.channels.push(Channel {
-            id: id.clone(),
-            team_id: team_id.to_string(),
-            kind,
-            name,
-            display_name: display,
-            header: String::new(),
-            purpose: String::new(),
-            creator_id: String::new(),
-            create_at: at,
-            update_at: at,
-            delete_at: 0,
-            last_post_at: at,
-            last_root_post_at: at,
-            total_msg_count: 0,
-            total_msg_count_root: 0,
-        });
-        id
-    }
-
-    /// Create a public or private channel in a team.
-    pub fn channel(
-        &mut self,
-        team_id: &str,
-        name: &str,
-        display_name: &str,
-        kind: ChannelKind,
-    ) -> String {
-        if let Some(c) = self
-            .channels
-            .iter()
-            .find(|c| c.team_id == team_id && c.name == name)
-        {
-            return c.id.clone();
-        }
-        let k = match kind {
-            ChannelKind::Public => "O",
-            ChannelKind::Private => "P",
-        };
-        self.push_channel(team_id, k, name.to_string(), display_name.to_string())
-    }
-
-    /// Set a channel's purpose (used by channel search, which matches Name, DisplayName or Purpose).
-    pub fn set_purpose(&mut self, channel_id: &str, purpose: &str) {
-        if let Some(c) = self.channel_mut(channel_id) {
-            c.purpose = purpose.to_string();
-        }
-    }
-
-    /// The direct-message channel of two users (created if needed). Its name is
-    /// `<smaller id>__<larger id>` and, as in the real database, its display name is empty.
-    pub fn direct(&mut self, a: &str, b: &str) -> String {
-        let (x, y) = if a <= b { (a, b) } else { (b, a) };
-        let name = format!("{x}__{y}");
-        if let Some(c) = self.channels.iter().find(|c| c.name == name) {
-            return c.id.clone();
-        }
-        let id = self.push_channel("", "D", name, String::new());
-        self.add_channel_member(&id, a);
-        if a != b {
-            self.add_channel_member(&id, b);
-        }
-        id
-    }
-
-    /// A group-message channel of 3 to 8 users (created if needed); display name is the
-    /// comma-separated usernames.
-    pub fn group(&mut self, members: &[&str]) -> String {
-        let ids: Vec<String> = members.iter().map(|m| m.to_string()).collect();
-        let name = group_name(&ids);
-        if let Some(c) = self.channels.iter().find(|c| c.name == name) {
-            return c.id.clone();
-        }
-        let mut names: Vec<String> = ids
-            .iter()
-            .filter_map(|i| self.user_by_id(i).map(|u| u.username.clone()))
-            .collect();
-        names.sort();
-        let id = self.push_channel("", "G", name, names.join(", "));
-        for m in &ids {
-            self.add_channel_member(&id, m);
-        }
-        id
-    }
-
-    /// Archive a channel (soft delete) the way `App.DeleteChannel` does without a user: the
-    /// `system_channel_deleted` notice by `system-bot` first, then DeleteAt (see
-    /// [`World::archive_by`]).
-    pub fn archive(&mut self, channel_id: &str) {
-        if self.channel_by_id(channel_id).is_none() {
-            return;
-        }
-        let bot = self.system_bot();
-        self.archive_by(channel_id, &bot);
-    }
-
-    pub fn channel_id(&self, team_name: &str, channel_name: &str) -> Option<String> {
-        let team = self.team_id(team_name)?;
-        self.channels
-            .iter()
-            .find(|c| c.team_id == team && c.name == channel_name)
-            .map(|c| c.id.clone())
-    }
-
-    pub(crate) fn channel_by_id(&self, id: &str) -> Option<&Channel> {
-        self.channels.iter().find(|c| c.id == id)
-    }
-
-    fn channel_mut(&mut self, id: &str) -> Option<&mut Channel> {
-        self.channels.iter_mut().find(|c| c.id == id)
-    }
-
-    fn add_channel_member(&mut self, channel_id: &str, user_id: &str) {
-        if self.member(channel_id, user_id).is_some() {
-            return;
-        }
-        self.channel_members.push(ChannelMember {
-            channel_id: channel_id.to_string(),
-            user_id: user_id.to_string(),
-            last_viewed_at: 0,
-            msg_count: 0,
-            msg_count_root: 0,
-            mention_count: 0,
-            last_update_at: 0,
-            admin: false,
-        });
-    }
-
-    /// Join a user to a channel (and to its team if needed). LastViewedAt starts at 0.
-    pub fn join(&mut self, channel_id: &str, user_id: &str) {
-        let team = self
-            .channel_by_id(channel_id)
-            .map(|c| c.team_id.clone())
-            .unwrap_or_default();
-        if !team.is_empty() && !self.is_team_member(&team, user_id) {
-            self.add_to_team(&team, user_id);
-        }
-        self.add_channel_member(channel_id, user_id);
-    }
-
-    /// Remove a user's channel membership (works for any channel type, DMs and groups included)
-    /// and, as `App.removeUserFromChannel` does, their memberships of the channel's threads.
-    pub fn leave(&mut self, channel_id: &str, user_id: &str) {
-        self.channel_members
-            .retain(|m| !(m.channel_id == channel_id && m.user_id == user_id));
-        self.delete_thread_memberships_for_channel(user_id, channel_id);
-    }
-
-    pub(crate) fn member(&self, channel_id: &str, user_id: &str) -> Option<&ChannelMember> {
-        self.channel_members
-            .iter()
-            .find(|m| m.channel_id == channel_id && m.user_id == user_id)
-    }
-
-    pub(crate) fn is_team_member(&self, team_id: &str, user_id: &str) -> bool {
-        self.team_members
-            .iter()
-            .any(|m| m.team_id == team_id && m.user_id == user_id && m.delete_at == 0)
-    }
-
-    /// Mark a channel viewed by a user at `at_ms`: LastViewedAt is set to it, MsgCount covers the
-    /// posts created up to then and the mentions left are those of later posts (so a world seeded
-    /// out of time order still agrees with its posts).
-    pub fn view(&mut self, user_id: &str, channel_id: &str, at_ms: i64) {
-        if self.member(channel_id, user_id).is_none() {
-            return;
-        }
-        let (all, roots) = self.counted_upto(channel_id, at_ms);
-        let (mentions, _) = self.mentions_after(channel_id, user_id, at_ms);
-        if let Some(m) = self.member_mut(channel_id, user_id) {
-            m.last_viewed_at = at_ms;
-            m.last_update_at = at_ms;
-            m.msg_count = all;
-            m.msg_count_root = roots;
-            m.mention_count = mentions;
-        }
-    }
-
-    // ----- posts -------------------------------------------------------------------------
-
-    pub(crate) fn post_by_id(&self, id: &str) -> Option<&Post> {
-        self.post_index.get(id).map(|&i| &self.posts[i])
-    }
-
-    fn post_mut(&mut self, id: &str) -> Option<&mut Post> {
-        match self.post_index.get(id) {
-            Some(&i) => Some(&mut self.posts[i]),
-            None => None,
-        }
-    }
-
-    fn insert_post(&mut self, post: Post) {
-        self.post_index.insert(post.id.clone(), self.posts.len());
-        self.posts.push(post);
-    }
-
-    /// When a post was written, in milliseconds (handy in tests: tools show times to the second).
-    pub fn post_created(&self, post_id: &str) -> Option<i64> {
-        self.post_by_id(post_id).map(|p| p.create_at)
-    }
-
-    /// The message of a post (handy in tests).
-    pub fn post_message(&self, post_id: &str) -> Option<String> {
-        self.post_by_id(post_id).map(|p| p.message.clone())
-    }
-
-    /// Ids of the live (not deleted) posts of a channel, oldest first (ties in insertion order).
-    pub fn post_ids_in(&self, channel_id: &str) -> Vec<String> {
-        let mut v: Vec<&Post> = self
-            .posts
-            .iter()
-            .filter(|p| p.channel_id == channel_id && p.delete_at == 0)
-            .collect();
-        v.sort_by_key(|p| p.create_at);
-        v.into_iter().map(|p| p.id.clone()).collect()
-    }
-
-    /// Ids of the edit-history rows of a post (copies of older versions, `original_id` = post).
-    pub fn history_ids(&self, post_id: &str) -> Vec<String> {
-        self.posts
-            .iter()
-            .filter(|p| p.original_id == post_id)
-            .map(|p| p.id.clone())
-            .collect()
-    }
-
-    /// `model.Post.IsJoinLeaveMessage`: these types do not count in TotalMsgCount.
-    fn is_join_leave(kind: &str) -> bool {
-        matches!(
-            kind,
-            "system_join_leave"
-                | "system_join_channel"
-                | "system_leave_channel"
-                | "system_add_to_channel"
-                | "system_remove_from_channel"
-                | "system_join_team"
-                | "system_leave_team"
-                | "system_add_to_team"
-                | "system_remove_from_team"
-        )
-    }
-
-    /// Whether a post counts in the channel's TotalMsgCount (edit-history rows and join/leave
-    /// messages do not).
-    fn counts_as_message(p: &Post) -> bool {
-        p.original_id.is_empty() && !Self::is_join_leave(&p.kind)
-    }
-
-    /// `IsCRTEnabledForUser` with no per-user display preference: `always_on` and `default_on` on.
-    pub(crate) fn is_crt_enabled(&self) -> bool {
-        matches!(
-            self.settings.collapsed_threads.as_str(),
-            "always_on" | "default_on"
-        )
-    }
-
-    /// Who SendNotifications mentions with a new post (the poster never counts, unlike a webhook).
-    fn mentioned_by(&self, channel_id: &str, poster: &str, message: &str) -> Vec<String> {
-        let Some(c) = self.channel_by_id(channel_id) else {
-            return Vec::new();
-        };
-        let active_members: Vec<&User> = self
-            .channel_members
-            .iter()
-            .filter(|m| m.channel_id == channel_id)
-            .filter_map(|m| self.user_by_id(&m.user_id))
-            .filter(|u| u.delete_at == 0)
-            .collect();
-        let mut ids: Vec<String> = match c.kind {
-            "D" | "G" => active_members.iter().map(|u| u.id.clone()).collect(),
-            _ => {
-                let online = |id: &str| {
-                    self.statuses
-                        .iter()
-                        .any(|s| s.user_id == id && s.status == "online")
-                };
-                let kw = crate::mentions::Keywords::for_members(
-                    active_members
-                        .iter()
-                        .map(|u| (u.id.as_str(), u.username.as_str(), online(&u.id))),
-                );
-                kw.mentioned(message)
-            }
-        };
-        ids.retain(|id| id != poster);
-        ids
-    }
-
-    /// The channel's counted posts created at or before `t`: (all, roots).
-    fn counted_upto(&self, channel_id: &str, t: i64) -> (i64, i64) {
-        let mut all = 0;
-        let mut roots = 0;
-        for p in self.posts.iter().filter(|p| p.channel_id == channel_id) {
-            if p.create_at <= t && Self::counts_as_message(p) {
-                all += 1;
-                if p.root_id.is_empty() {
-                    roots += 1;
-                }
-            }
-        }
-        (all, roots)
-    }
-
-    /// Mentions of a user in the channel's posts created after `t`: (all, roots).
-    fn mentions_after(&self, channel_id: &str, user_id: &str, t: i64) -> (i64, i64) {
-        let mut all = 0;
-        let mut roots = 0;
-        for p in self.posts.iter().filter(|p| p.channel_id == channel_id) {
-            if p.create_at > t
-                && p.original_id.is_empty()
-                && p.mentions.iter().any(|m| m == user_id)
-            {
-                all += 1;
-                if p.root_id.is_empty() {
-                    roots += 1;
-                }
-            }
-        }
-        (all, roots)
-    }
-
-    /// `UpdateLastViewedAt` as of time `t` for one member: LastViewedAt = greatest(LastViewedAt,
-    /// t), MsgCount covers every post up to then, the mentions left are those of later posts (none
-    /// when the world is seeded in time order, as the real server's clock is).
-    fn mark_viewed_as_of(&mut self, user_id: &str, channel_id: &str, t: i64) {
-        let Some(lv) = self.member(channel_id, user_id).map(|m| m.last_viewed_at) else {
-            return;
-        };
-        let lv = lv.max(t);
-        let latest = self
-            .channel_by_id(channel_id)
-            .filter(|c| lv >= c.last_post_at)
-            .map(|c| (c.total_msg_count, c.total_msg_count_root));
-        // seeded in time order, the view covers every post: no scan needed
-        let ((all, roots), mentions) = match latest {
-            Some(totals) => (totals, 0),
-            None => (
-                self.counted_upto(channel_id, lv),
-                self.mentions_after(channel_id, user_id, lv).0,
-            ),
-        };
-        if let Some(m) = self.member_mut(channel_id, user_id) {
-            m.last_viewed_at = lv;
-            m.last_update_at = lv;
-            m.msg_count = m.msg_count.max(all);
-            m.msg_count_root = m.msg_count_root.max(roots);
-            m.mention_count = mentions;
-        }
-    }
-
-    fn member_mut(&mut self, channel_id: &str, user_id: &str) -> Option<&mut ChannelMember> {
-        self.channel_members
-            .iter_mut()
-            .find(|m| m.channel_id == channel_id && m.user_id == user_id)
-    }
-
-    /// Insert a post the way `SqlPostStore.Save` and SendNotifications leave the store: the
-    /// channel's LastPostAt and (for counted types) TotalMsgCount move, a bot's post carries
-    /// `from_bot`, and the members it mentions get MentionCount + 1. Seeding out of time order is
-    /// allowed: a member who already viewed the channel past this post counts it as read.
-    fn new_post(
-        &mut self,
-        channel_id: &str,
-        user_id: &str,
-        root_id: &str,
-        at: i64,
-        message: &str,
-        kind: &str,
-    ) -> String {
-        let id = self.new_id();
-        let mut props = Map::new();
-        if self.user_by_id(user_id).is_some_and(|u| u.is_bot) {
-            props.insert("from_bot".to_string(), Value::String("true".to_string()));
-        }
-        let mentions = if kind.starts_with("system_") {
-            Vec::new()
-        } else {
-            self.mentioned_by(channel_id, user_id, message)
-        };
-        let counted = !Self::is_join_leave(kind);
-        self.insert_post(Post {
-            id: id.clone(),
-            create_at: at,
-            update_at: at,
-            edit_at: 0,
-            delete_at: 0,
-            is_pinned: false,
-            user_id: user_id.to_string(),
-            channel_id: channel_id.to_string(),
-            root_id: root_id.to_string(),
-            original_id: String::new(),
-            message: message.to_string(),
-            kind: kind.to_string(),
-            props,
-            hashtags: parse_hashtags(message),
-            file_ids: Vec::new(),
-            has_reactions: false,
-            mentions: mentions.clone(),
-        });
-        if let Some(c) = self.channel_mut(channel_id) {
-            c.last_post_at = c.last_post_at.max(at);
-            if counted {
-                c.total_msg_count += 1;
-            }
-            if root_id.is_empty() {
-                c.last_root_post_at = c.last_root_post_at.max(at);
-                if counted {
-                    c.total_msg_count_root += 1;
-                }
-            }
-        }
-        let is_root = root_id.is_empty();
-        for m in self
-            .channel_members
-            .iter_mut()
-            .filter(|m| m.channel_id == channel_id)
-        {
-            let already_read = at <= m.last_viewed_at;
-            if already_read {
-                if counted {
-                    m.msg_count += 1;
-                    if is_root {
-                        m.msg_count_root += 1;
-                    }
-                }
-            } else if mentions.contains(&m.user_id) {
-                m.mention_count += 1;
-                m.last_update_at = m.last_update_at.max(at);
-            }
-        }
-        id
-    }
-
-    /// `CreatePostAsUser` after the post is saved: MarkChannelsAsViewed for the poster, except for
-    /// a bot's post (`from_bot`) and a reply when collapsed threads are on for them.
-    fn poster_views_channel(&mut self, channel_id: &str, user_id: &str, is_reply: bool, at: i64) {
-        let from_bot = self.user_by_id(user_id).is_some_and(|u| u.is_bot);
-        let crt = self.is_crt_enabled();
-        if from_bot || (is_reply && crt) {
-            return;
-        }
-        let unread = match (
-            self.member(channel_id, user_id),
-            self.channel_by_id(channel_id),
-        ) {
-            (Some(m), Some(c)) => c.total_msg_count - m.msg_count > 0 || m.mention_count > 0,
-            _ => false,
-        };
-        if !unread {
-            return;
-        }
-        // collapsed_threads_supported is true here, so threads are marked read only without CRT
-        if self.settings.thread_auto_follow && !crt {
-            self.mark_threads_read_by_channels(user_id, &[channel_id.to_string()], at);
-        }
-        self.mark_viewed_as_of(user_id, channel_id, at);
-    }
-
-    /// `SqlThreadStore.MarkAllAsReadByChannels`: the user's thread memberships in those channels
-    /// whose thread has a reply after LastViewed become read at `now`.
-    pub(crate) fn mark_threads_read_by_channels(
-        &mut self,
-        user_id: &str,
-        channel_ids: &[String],
-        now: i64,
-    ) {
-        let roots: HashMap<String, i64> = self
-            .posts
-            .iter()
-            .filter(|p| channel_ids.contains(&p.channel_id) && p.root_id.is_empty())
-            .filter_map(|p| {
-                self.thread_info(&p.id)
-                    .map(|i| (p.id.clone(), i.last_reply_at))
-            })
-            .collect();
-        for m in self
-            .thread_memberships
-            .iter_mut()
-            .filter(|m| m.user_id == user_id)
-        {
-            if let Some(&last_reply_at) = roots.get(&m.post_id)
-                && last_reply_at > m.last_viewed
-            {
-                m.last_viewed = now;
-                m.unread_mentions = 0;
-                m.last_updated = now;
-            }
-        }
-    }
-
-    /// `app/channel.go` MarkChannelsAsViewed for the view route: the read time of each channel the
-    /// user is a member of (`max(LastPostAt, LastViewedAt)`); when none has unread posts or
-    /// mentions nothing changes, otherwise their threads (when `update_threads`) and the members
-    /// are marked read (`UpdateLastViewedAt` uses `greatest`, so nothing moves back).
-    pub(crate) fn mark_channels_as_viewed(
-        &mut self,
-        user_id: &str,
-        channel_ids: &[String],
-        update_threads: bool,
-        now: i64,
-    ) -> Vec<(String, i64)> {
-        let mut times = Vec::new();
-        let mut to_view = Vec::new();
-        for cid in channel_ids {
-            let (Some(c), Some(m)) = (self.channel_by_id(cid), self.member(cid, user_id)) else {
-                continue;
-            };
-            if c.total_msg_count - m.msg_count > 0 || m.mention_count > 0 {
-                to_view.push(cid.clone());
-            }
-            if !times.iter().any(|(id, _): &(String, i64)| id == cid) {
-                times.push((cid.clone(), c.last_post_at.max(m.last_viewed_at)));
-            }
-        }
-        if to_view.is_empty() {
-            return times;
-        }
-        if update_threads {
-            self.mark_threads_read_by_channels(user_id, &to_view, now);
-        }
-        for cid in &to_view {
-            let Some(c) = self.channel_by_id(cid).cloned() else {
-                continue;
-            };
-            if let Some(m) = self.member_mut(cid, user_id) {
-                m.mention_count = 0;
-                m.msg_count = m.msg_count.max(c.total_msg_count);
-                m.msg_count_root = m.msg_count_root.max(c.total_msg_count_root);
-                m.last_viewed_at = m.last_viewed_at.max(c.last_post_at);
-                m.last_update_at = m.last_viewed_at;
-            }
-        }
-        times
-    }
-
-    /// `SetActiveChannel`: a status that was not set by hand becomes online (a missing one is
-    /// created online).
-    pub(crate) fn set_active_channel(&mut self, user_id: &str, channel_id: &str, now: i64) {
-        if let Some(s) = self.statuses.iter_mut().find(|s| s.user_id == user_id) {
-            if !s.manual && !channel_id.is_empty() {
-                s.status = "online".to_string();
-            }
-            s.last_activity_at = now;
-        } else {
-            self.statuses.push(Status {
-                user_id: user_id.to_string(),
-                status: "online".to_string(),
-                manual: false,
-                last_activity_at: now,
-                dnd_end_time: 0,
-                prev_status: String::new(),
-            });
-        }
-    }
-
-    /// A root post in a channel at `create_at_ms`, with the side effects of `CreatePostAsUser`:
-    /// the members it mentions get a mention, and the poster's channel is marked viewed (not for a
-    /// bot).
-    pub fn post(
-        &mut self,
-        channel_id: &str,
-        user_id: &str,
-        create_at_ms: i64,
-        message: &str,
-    ) -> String {
-        let id = self.new_post(channel_id, user_id, "", create_at_ms, message, "");
-        self.poster_views_channel(channel_id, user_id, false, create_at_ms);
-        id
-    }
-
-    /// A system message (type `system_join_channel` and the like): excluded from search; join and
-    /// leave types do not count in TotalMsgCount; nobody is mentioned and nothing is marked viewed.
-    pub fn system_post(
-        &mut self,
-        channel_id: &str,
-        user_id: &str,
-        create_at_ms: i64,
-        kind: &str,
-        message: &str,
-    ) -> String {
-        self.new_post(channel_id, user_id, "", create_at_ms, message, kind)
-    }
-
-    /// A reply in the thread of `root_id` (a reply to a reply goes to the same thread). The root's
-    /// UpdateAt moves to the reply's time. As SendNotifications does with ThreadAutoFollow, the
-    /// thread's participants follow it (the replier, who has also seen it; the root's author; who
-    /// the root and the reply mention), unless they stopped following it; a member mentioned in the
-    /// reply gets an unread mention on it. Without collapsed threads the replier's channel is marked
-    /// viewed as for a root post.
-    pub fn reply(
-        &mut self,
-        root_id: &str,
-        user_id: &str,
-        create_at_ms: i64,
-        message: &str,
-    ) -> String {
-        let Some(root) = self.post_by_id(root_id) else {
-            return String::new();
-        };
-        let root_id = if root.root_id.is_empty() {
-            root.id.clone()
-        } else {
-            root.root_id.clone()
-        };
-        let channel_id = root.channel_id.clone();
-        let (root_author, root_mentions) = self
-            .post_by_id(&root_id)
-            .map(|p| (p.user_id.clone(), p.mentions.clone()))
-            .unwrap_or_default();
-        let id = self.new_post(&channel_id, user_id, &root_id, create_at_ms, message, "");
-        if let Some(r) = self.post_mut(&root_id) {
-            r.update_at = r.update_at.max(create_at_ms);
-        }
-        if self.settings.thread_auto_follow {
-            let mentioned = self
-                .post_by_id(&id)
-                .map(|p| p.mentions.clone())
-                .unwrap_or_default();
-            let is_dm = self
-                .channel_by_id(&channel_id)
-                .is_some_and(|c| c.kind == "D");
-            let mut participants: Vec<String> = vec![user_id.to_string()];
-            if self.member(&channel_id, &root_author).is_some() {
-                participants.push(root_author.clone());
-            }
-            if !is_dm {
-                participants.extend(root_mentions);
-            }
-            participants.extend(mentioned.iter().cloned());
-            participants.dedup();
-            let mut seen: Vec<String> = Vec::new();
-            for uid in participants {
-                if seen.contains(&uid) {
-                    continue;
-                }
-                seen.push(uid.clone());
-                let increment = mentioned.contains(&uid);
-                if !increment
-                    && self
-                        .thread_membership(&uid, &root_id)
-                        .is_some_and(|m| !m.following)
-                {
-                    continue;
-                }
-                let m = self.membership_mut(&uid, &root_id);
-                if !m.following || increment {
-                    m.following = true;
-                    if increment {
-                        m.unread_mentions += 1;
-                    }
-                    m.last_updated = m.last_updated.max(create_at_ms);
-                }
-                if uid == user_id {
-                    m.last_viewed = m.last_viewed.max(create_at_ms);
-                    m.unread_mentions = 0;
-                    m.last_updated = m.last_updated.max(create_at_ms);
-                }
-            }
-        }
-        self.poster_views_channel(&channel_id, user_id, true, create_at_ms);
-        id
-    }
-
-    /// Edit a post at `at_ms`, the way `SqlPostStore.Update` does: the old version is inserted as a
-    /// history row (new id, `original_id` = the post, `delete_at` = `update_at` = edit time), the post
-    /// gets the new message with `edit_at` = `update_at` = edit time, its thread root's UpdateAt and
-    /// the channel's LastPostAt move up.
-    pub fn edit(&mut self, post_id: &str, at_ms: i64, new_message: &str) {
-        let Some(old) = self.post_by_id(post_id).cloned() else {
-            return;
-        };
-        let mut history = old.clone();
-        history.id = self.new_id();
-        history.original_id = old.id.clone();
-        history.delete_at = at_ms;
-        history.update_at = at_ms;
-        self.insert_post(history);
-        if let Some(p) = self.post_mut(post_id) {
-            p.message = new_message.to_string();
-            p.hashtags = parse_hashtags(new_message);
-            p.edit_at = at_ms;
-            p.update_at = at_ms;
-        }
-        if !old.root_id.is_empty()
-            && let Some(r) = self.post_mut(&old.root_id)
-        {
-            r.update_at = r.update_at.max(at_ms);
-        }
-        if let Some(c) = self.channel_mut(&old.channel_id) {
-            c.last_post_at = c.last_post_at.max(at_ms);
-        }
-    }
-
-    /// Soft-delete a post at `at_ms`. Deleting a root deletes its replies too (the store's
-    /// `WHERE Id = ? OR RootId = ?`); its files are deleted; a reply's root gets UpdateAt bumped.
-    pub fn delete(&mut self, post_id: &str, at_ms: i64) {
-        let Some(p) = self.post_by_id(post_id).cloned() else {
-            return;
-        };
-        let mut affected: Vec<String> = vec![p.id.clone()];
-        if p.root_id.is_empty() {
-            if let Some(info) = self.thread_info(&p.id) {
-                self.thread_snapshots.insert(
-                    p.id.clone(),
-                    ThreadInfo {
-                        delete_at: at_ms,
-                        ..info
-                    },
-                );
-            }
-            // every row whose RootId is the post: replies (deleted ones too) and their
-            // edit-history rows
-            affected.extend(
-                self.posts
-                    .iter()
-                    .filter(|q| q.root_id == p.id)
-                    .map(|q| q.id.clone()),
-            );
-        }
-        for id in &affected {
-            if let Some(q) = self.post_mut(id) {
-                q.delete_at = at_ms;
-                q.update_at = at_ms;
-                q.props
-                    .insert("deleteBy".to_string(), Value::String(p.user_id.clone()));
-            }
-        }
-        for f in self.files.iter_mut() {
-            if affected.contains(&f.post_id) && f.delete_at == 0 {
-                f.delete_at = at_ms;
-                f.update_at = at_ms;
-            }
-        }
-        if !p.root_id.is_empty()
-            && let Some(r) = self.post_mut(&p.root_id)
-        {
-            r.update_at = r.update_at.max(at_ms);
-        }
-    }
-
-    /// Save (flag) a post for a user: a `flagged_post` preference.
-    pub fn save(&mut self, user_id: &str, post_id: &str) {
-        if !self
-            .flagged
-            .iter()
-            .any(|(u, p)| u == user_id && p == post_id)
-        {
-            self.flagged
-                .push((user_id.to_string(), post_id.to_string()));
-        }
-    }
-
-    /// Remove a saved post.
-    pub fn unsave(&mut self, user_id: &str, post_id: &str) {
-        self.flagged
-            .retain(|(u, p)| !(u == user_id && p == post_id));
-    }
-
-    /// Pin a post now (the server's clock), with the side effects of [`World::pin_at`].
-    pub fn pin(&mut self, post_id: &str) {
-        self.pin_at(post_id, crate::http::now_ms());
-    }
-
-    /// A reaction; like `SqlReactionStore.Save` it sets the post's `has_reactions` and UpdateAt.
-    pub fn react(&mut self, user_id: &str, post_id: &str, emoji: &str, at_ms: i64) {
-        let Some(p) = self.post_mut(post_id) else {
-            return;
-        };
-        p.has_reactions = true;
-        p.update_at = p.update_at.max(at_ms);
-        let channel_id = p.channel_id.clone();
-        if self
-            .reactions
-            .iter()
-            .any(|r| r.user_id == user_id && r.post_id == post_id && r.emoji_name == emoji)
-        {
-            return;
-        }
-        self.reactions.push(Reaction {
-            user_id: user_id.to_string(),
-            post_id: post_id.to_string(),
-            channel_id,
-            emoji_name: emoji.to_string(),
-            create_at: at_ms,
-        });
-    }
-
-    /// Attach a file (its bytes are served by `GET /files/{id}`) to a post; returns the file id.
-    pub fn attach(&mut self, post_id: &str, name: &str, content: &[u8]) -> String {
-        let Some(p) = self.post_by_id(post_id).cloned() else {
-            return String::new();
-        };
-        let id = self.new_id();
-        let extension = name
-            .rsplit_once('.')
-            .map(|(_, e)| e.to_ascii_lowercase())
-            .unwrap_or_default();
-        self.files.push(FileInfo {
-            id: id.clone(),
-            creator_id: p.user_id.clone(),
-            post_id: p.id.clone(),
-            channel_id: p.channel_id.clone(),
-            create_at: p.create_at,
-            update_at: p.create_at,
-            delete_at: 0,
-            name: name.to_string(),
-            mime_type: mime_for(&extension).to_string(),
-            extension,
-            content: content.to_vec(),
-        });
-        if let Some(q) = self.post_mut(post_id) {
-            q.file_ids.push(id.clone());
-        }
-        id
-    }
-
-    // ----- threads -----------------------------------------------------------------------
-
-    pub(crate) fn thread_membership(
-        &self,
-        user_id: &str,
-        root_id: &str,
-    ) -> Option<&ThreadMembership> {
-        self.thread_memberships
-            .iter()
-            .find(|m| m.user_id == user_id && m.post_id == root_id)
-    }
-
-    fn membership_mut(&mut self, user_id: &str, root_id: &str) -> &mut ThreadMembership {
-        let pos = self
-            .thread_memberships
-            .iter()
-            .position(|m| m.user_id == user_id && m.post_id == root_id);
-        let i = match pos {
-            Some(i) => i,
-            None => {
-                self.thread_memberships.push(ThreadMembership {
-                    user_id: user_id.to_string(),
-                    post_id: root_id.to_string(),
-                    following: false,
-                    last_viewed: 0,
-                    last_updated: 0,
-                    unread_mentions: 0,
-                });
-                self.thread_memberships.len() - 1
-            }
-        };
-        &mut self.thread_memberships[i]
-    }
-
-    /// Follow a thread (a new membership has never been viewed, so its replies are unread).
-    pub fn follow(&mut self, user_id: &str, root_id: &str) {
-        let at = self.post_by_id(root_id).map(|p| p.update_at).unwrap_or(0);
-        let m = self.membership_mut(user_id, root_id);
-        m.following = true;
-        m.last_updated = m.last_updated.max(at);
-    }
-
-    /// Stop following a thread.
-    pub fn unfollow(&mut self, user_id: &str, root_id: &str) {
-        let m = self.membership_mut(user_id, root_id);
-        m.following = false;
-    }
-
-    /// Marks read every thread of a channel the user has a membership of, as viewing a channel does for
-    /// a client without collapsed reply threads (`app/channel.go` `MarkChannelsAsViewed`: updateThreads
-    /// when ThreadAutoFollow and not collapsed_threads_supported).
-    pub fn view_threads_of_channel(&mut self, user_id: &str, channel_id: &str, at_ms: i64) {
-        let roots: std::collections::HashSet<String> = self
-            .posts
-            .iter()
-            .filter(|p| p.channel_id == channel_id && p.root_id.is_empty())
-            .map(|p| p.id.clone())
-            .collect();
-        for m in self
-            .thread_memberships
-            .iter_mut()
-            .filter(|m| m.user_id == user_id && roots.contains(&m.post_id))
-        {
-            m.last_viewed = at_ms;
-            m.last_updated = m.last_updated.max(at_ms);
-            m.unread_mentions = 0;
-        }
-    }
-
-    /// Mark a followed thread read up to `at_ms`.
-    pub fn view_thread(&mut self, user_id: &str, root_id: &str, at_ms: i64) {
-        let m = self.membership_mut(user_id, root_id);
-        m.last_viewed = at_ms;
-        m.last_updated = m.last_updated.max(at_ms);
-        m.unread_mentions = 0;
-    }
-
-    /// Count unread mentions on a followed thread (shown as `unread_mentions`).
-    pub fn mention_in_thread(&mut self, user_id: &str, root_id: &str) {
-        let m = self.membership_mut(user_id, root_id);
-        m.unread_mentions += 1;
-    }
-
-    /// Thread data of a root post, or None if it never had a reply (no Threads row).
-    pub(crate) fn thread_info(&self, root_id: &str) -> Option<ThreadInfo> {
-        let root = self.post_by_id(root_id)?;
-        if root.delete_at != 0
-            && let Some(snapshot) = self.thread_snapshots.get(root_id)
-        {
-            return Some(snapshot.clone());
-        }
-        let mut replies: Vec<&Post> = self
-            .posts
-            .iter()
-            .filter(|p| p.root_id == root_id && p.original_id.is_empty())
-            .collect();
-        if replies.is_empty() {
-            return None;
-        }
-        replies.sort_by_key(|p| p.create_at);
-        let live: Vec<&&Post> = replies.iter().filter(|p| p.delete_at == 0).collect();
-        // updateThreadAfterReplyDeletion: COALESCE(MAX(live CreateAt), 0)
-        let last_reply_at = live.last().map(|p| p.create_at).unwrap_or(0);
-        let mut participants: Vec<String> = Vec::new();
-        for p in &live {
-            participants.retain(|u| *u != p.user_id);
-            participants.push(p.user_id.clone());
-        }
-        Some(ThreadInfo {
-            reply_count: live.len() as i64,
-            last_reply_at,
-            participants,
-            delete_at: root.delete_at,
-        })
-    }
-
-    // ----- drafts, emoji, statuses -------------------------------------------------------
-
-    /// Create or replace the draft of a user in a channel (or a thread of it).
-    pub fn draft(
-        &mut self,
-        user_id: &str,
-        channel_id: &str,
-        root_id: Option<&str>,
-        message: &str,
-        at_ms: i64,
-    ) {
-        let root = root_id.unwrap_or("").to_string();
-        if let Some(d) = self
-            .drafts
-            .iter_mut()
-            .find(|d| d.user_id == user_id && d.channel_id == channel_id && d.root_id == root)
-        {
-            d.message = message.to_string();
-            d.update_at = at_ms;
-            return;
-        }
-        self.drafts.push(Draft {
-            user_id: user_id.to_string(),
-            channel_id: channel_id.to_string(),
-            root_id: root,
-            message: message.to_string(),
-            create_at: at_ms,
-            update_at: at_ms,
-        });
-    }
-
-    /// A custom emoji; returns its id.
-    pub fn emoji(&mut self, creator_id: &str, name: &str) -> String {
-        if let Some(e) = self.emoji.iter().find(|e| e.name == name) {
-            return e.id.clone();
-        }
-        let id = self.new_id();
-        let at = self.tick();
-        self.emoji.push(Emoji {
-            id: id.clone(),
-            creator_id: creator_id.to_string(),
-            name: name.to_string(),
-            create_at: at,
-        });
-        id
-    }
-
-    /// Set a user's status ("online", "away", "dnd", "offline").
-    pub fn set_status(&mut self, user_id: &str, status: &str) {
-        let at = self.tick();
-        if let Some(s) = self.statuses.iter_mut().find(|s| s.user_id == user_id) {
-            s.status = status.to_string();
-            s.manual = true;
-            s.last_activity_at = at;
-            return;
-        }
-        self.statuses.push(Status {
-            user_id: user_id.to_string(),
-            status: status.to_string(),
-            manual: true,
-            last_activity_at: at,
-            dnd_end_time: 0,
-            prev_status: String::new(),
-        });
-    }
-
-    /// Turn `ServiceSettings.EnableOAuthServiceProvider` off or on (off: the OAuth metadata answers
-    /// 501).
-    pub fn set_oauth_service_provider(&mut self, on: bool) {
-        self.settings.enable_oauth_service_provider = on;
-    }
-
-    /// Turn `ServiceSettings.EnableDynamicClientRegistration` on or off (on: the OAuth metadata names
-    /// a registration endpoint).
-    pub fn set_dynamic_client_registration(&mut self, on: bool) {
-        self.settings.enable_dynamic_client_registration = on;
-    }
-
-    /// Turn `ServiceSettings.EnableCustomEmoji` off or on (off: `GET /emoji` answers 501).
-    pub fn set_custom_emoji_enabled(&mut self, on: bool) {
-        self.settings.enable_custom_emoji = on;
-    }
-
-    /// Set `ServiceSettings.CollapsedThreads` ("always_on", the default, "default_on",
-    /// "default_off" or "disabled"); with the last two, viewing a channel marks its threads read
-    /// whatever the client says, and replies mark the channel viewed for their poster.
-    pub fn set_collapsed_threads(&mut self, mode: &str) {
-        self.settings.collapsed_threads = mode.to_string();
-    }
-
-    /// Turn `ServiceSettings.AllowSyncedDrafts` off or on (off: drafts answer 501).
-    pub fn set_synced_drafts_enabled(&mut self, on: bool) {
-        self.settings.allow_synced_drafts = on;
-    }
-
-    // ----- access ------------------------------------------------------------------------
-
-    /// The user a bearer token maps to, if the token is known and not expired and the user active.
-    pub(crate) fn session_user(&self, token: &str) -> Option<String> {
-        if self.expired_tokens.contains(token) {
-            return None;
-        }
-        let (_, uid) = self.tokens.iter().find(|(t, _)| t == token)?;
-        let u = self.user_by_id(uid)?;
-        if u.delete_at != 0 {
-            return None;
-        }
-        Some(uid.clone())
-    }
-
-    /// The username a token belongs to, expired or not (for the request log).
-    pub(crate) fn token_username(&self, token: &str) -> Option<String> {
-        let (_, uid) = self.tokens.iter().find(|(t, _)| t == token)?;
-        self.user_by_id(uid).map(|u| u.username.clone())
-    }
-
-    pub(crate) fn is_admin(&self, user_id: &str) -> bool {
-        self.user_by_id(user_id).is_some_and(|u| u.is_admin())
-    }
-
-    /// `SessionHasPermissionToReadChannel`: members read any channel; a team member reads the
-    /// public channels of that team without joining; admins read everything.
-    pub(crate) fn can_read_channel(&self, user_id: &str, channel: &Channel) -> bool {
-        if self.is_admin(user_id) || self.member(&channel.id, user_id).is_some() {
-            return true;
-        }
-        channel.kind == "O" && self.is_team_member(&channel.team_id, user_id)
+    /// A new id from the world's generator (for rows the routes build themselves).
+    pub(crate) fn fresh_id(&mut self) -> String {
+        self.new_id()
     }
 
-    /// `SessionHasPermissionToTeam(view_team)`: an active member (or an admin).
-    pub(crate) fn can_view_team(&self, user_id: &str, team_id: &str) -> bool {
-        self.is_admin(user_id) || self.is_team_member(team_id, user_id)
+    /// A fresh id and creation time, for a row created through the API.
+    pub(crate) fn new_row(&mut self) -> (String, i64) {
+        (self.new_id(), self.tick())
     }
 }

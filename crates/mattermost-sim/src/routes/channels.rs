@@ -4,9 +4,9 @@
 use serde_json::{Value, json};
 
 use super::{Ctx, array, page_slice};
-use crate::http::{AppError, HResult, Reply};
 use crate::params::{atoi, parse_bool};
 use crate::render::{self, PostListOut, PostOpts};
+use crate::reply::{AppError, HResult, Reply};
 use crate::world::{Channel, ChannelMember, Post};
 
 fn in_live_team(ctx: &Ctx, c: &Channel) -> bool {
@@ -562,7 +562,7 @@ pub(crate) fn view(ctx: &mut Ctx) -> HResult {
     if !prev.is_empty() && !crate::ids::is_valid_id(&prev) {
         return Err(AppError::invalid_param("channel_view.prev_channel_id"));
     }
-    let now = crate::http::now_ms();
+    let now = crate::clock::now_ms();
     ctx.w.set_active_channel(&uid, &cid, now);
     let ids: Vec<String> = [cid, prev].into_iter().filter(|c| !c.is_empty()).collect();
     // a client without collapsed reply threads (the field false or absent), or a user for whom the

@@ -1,9 +1,9 @@
 //! Files: info, content, the infos of a post (notes §9; `api4/file.go`).
 
 use super::{Ctx, array};
-use crate::http::{AppError, HResult, Reply};
 use crate::params::parse_bool;
 use crate::render;
+use crate::reply::{AppError, HResult, Reply};
 use crate::world::FileInfo;
 
 fn file_not_found() -> AppError {

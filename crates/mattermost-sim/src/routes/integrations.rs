@@ -8,7 +8,7 @@
 use serde_json::{Value, json};
 
 use super::{Ctx, array, page_slice};
-use crate::http::{AppError, HResult, Reply};
+use crate::reply::{AppError, HResult, Reply};
 use crate::world::{Bookmark, IncomingHook, OutgoingHook};
 
 fn incoming_json(h: &IncomingHook) -> Value {

@@ -4,8 +4,8 @@
 use serde_json::{Map, Value, json};
 
 use super::{Ctx, array, page_slice};
-use crate::http::{AppError, HResult, Reply};
 use crate::render::{self, BUILD_HASH, BUILD_NUMBER, CURRENT_VERSION};
+use crate::reply::{AppError, HResult, Reply};
 use crate::world::Emoji;
 
 /// GET /api/v4/system/ping — no session needed.

@@ -14,9 +14,9 @@ pub(crate) mod writes;
 
 use serde_json::Value;
 
-use crate::http::{AppError, HResult, Reply};
 use crate::ids::is_valid_id;
 use crate::params::Paging;
+use crate::reply::{AppError, HResult, Reply};
 use crate::rng::Rng;
 use crate::world::{Channel, Post, World};
 
@@ -29,8 +29,6 @@ pub(crate) struct Ctx<'a> {
     pub w: &'a mut World,
     /// The session's user id ("" on public routes without a session).
     pub me: String,
-    #[allow(dead_code)]
-    pub method: String,
     pub params: Vec<(&'static str, String)>,
     pub query: &'a [(String, String)],
     pub headers: &'a [(String, String)],

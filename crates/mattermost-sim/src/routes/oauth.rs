@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use crate::http::{AppError, HResult, Reply};
+use crate::reply::{AppError, HResult, Reply};
 use crate::routes::Ctx;
 
 /// GET /.well-known/oauth-authorization-server — no session needed. 501

@@ -6,10 +6,10 @@ use std::cmp::Reverse;
 use serde_json::{Value, json};
 
 use super::{Ctx, array, array_or_null, offset_slice, page_slice, post_not_found};
-use crate::http::{AppError, HResult, Reply};
 use crate::ids::is_valid_id;
 use crate::params::{atoi, literal_true, parse_bool};
 use crate::render::{self, PostListOut, PostOpts};
+use crate::reply::{AppError, HResult, Reply};
 use crate::rng::Rng;
 use crate::world::{Post, World};
 
@@ -129,22 +129,27 @@ fn channel_etag(w: &World, channel_id: &str) -> String {
         .filter(|p| p.channel_id == channel_id)
         .map(|p| p.update_at)
         .max()
-        .unwrap_or_else(crate::http::now_ms);
+        .unwrap_or_else(crate::clock::now_ms);
     render::etag(&[max.to_string()])
 }
 
-/// `GetPostsPage`: `ORDER BY CreateAt DESC` without tiebreaker, LIMIT per_page OFFSET page·per_page.
-#[allow(clippy::too_many_arguments)]
-fn posts_page(
-    w: &World,
-    rng: &mut Rng,
-    cid: &str,
-    page: i64,
-    per_page: i64,
+/// What a read of a channel's posts selects, whichever window of them it then takes: the channel,
+/// `skipFetchThreads`, `collapsedThreads` (CRT) and `include_deleted`.
+struct Selection<'a> {
+    cid: &'a str,
     skip: bool,
     crt: bool,
     include_deleted: bool,
-) -> PostListOut {
+}
+
+/// `GetPostsPage`: `ORDER BY CreateAt DESC` without tiebreaker, LIMIT per_page OFFSET page·per_page.
+fn posts_page(w: &World, rng: &mut Rng, sel: &Selection, page: i64, per_page: i64) -> PostListOut {
+    let Selection {
+        cid,
+        skip,
+        crt,
+        include_deleted,
+    } = *sel;
     let mut rows = channel_rows(w, cid, include_deleted && !crt, crt);
     rng.sort_ties_shuffled(&mut rows, |p| Reverse(p.create_at));
     let window = page_slice(&rows, page, per_page);
@@ -158,19 +163,21 @@ fn posts_page(
 /// `getPostsAround`: strict `<` / `>` on the anchor's CreateAt (the anchor may be any post, even
 /// deleted; an unknown one gives an empty page), OFFSET page·per_page, no tiebreaker; `order`
 /// always newest first.
-#[allow(clippy::too_many_arguments)]
 fn posts_around(
     w: &World,
     rng: &mut Rng,
-    cid: &str,
+    sel: &Selection,
     anchor: &str,
     before: bool,
     page: i64,
     per_page: i64,
-    skip: bool,
-    crt: bool,
-    include_deleted: bool,
 ) -> PostListOut {
+    let Selection {
+        cid,
+        skip,
+        crt,
+        include_deleted,
+    } = *sel;
     let Some(t) = w.post_by_id(anchor).map(|p| p.create_at) else {
         return PostListOut::new(Vec::new());
     };
@@ -231,6 +238,12 @@ pub(crate) fn for_channel(ctx: &mut Ctx) -> HResult {
     let me = ctx.me.clone();
     let w: &World = ctx.w;
     let rng = &mut ctx.rng;
+    let sel = Selection {
+        cid: &cid,
+        skip,
+        crt,
+        include_deleted,
+    };
     let mut opts = PostOpts {
         crt,
         extended,
@@ -252,33 +265,11 @@ pub(crate) fn for_channel(ctx: &mut Ctx) -> HResult {
         }
         if !after.is_empty() {
             opts.extended = false;
-            list = posts_around(
-                w,
-                rng,
-                &cid,
-                &after,
-                false,
-                page,
-                per_page,
-                skip,
-                crt,
-                include_deleted,
-            );
+            list = posts_around(w, rng, &sel, &after, false, page, per_page);
         } else if !before.is_empty() {
-            list = posts_around(
-                w,
-                rng,
-                &cid,
-                &before,
-                true,
-                page,
-                per_page,
-                skip,
-                crt,
-                include_deleted,
-            );
+            list = posts_around(w, rng, &sel, &before, true, page, per_page);
         } else {
-            list = posts_page(w, rng, &cid, page, per_page, skip, crt, include_deleted);
+            list = posts_page(w, rng, &sel, page, per_page);
         }
     }
 
@@ -386,6 +377,12 @@ pub(crate) fn around_unread(ctx: &mut Ctx) -> HResult {
     };
     let w: &World = ctx.w;
     let rng = &mut ctx.rng;
+    let sel = Selection {
+        cid: &cid,
+        skip,
+        crt,
+        include_deleted: false,
+    };
     let mut list = PostListOut::new(Vec::new());
     if last_viewed > 0 {
         let first = post_id_around_time(w, rng, &cid, last_viewed, true, crt);
@@ -407,30 +404,8 @@ pub(crate) fn around_unread(ctx: &mut Ctx) -> HResult {
                 .filter(|p| p.delete_at == 0 && (p.id == root || p.root_id == root))
                 .map(|p| p.id.clone())
                 .collect();
-            let before = posts_around(
-                w,
-                rng,
-                &cid,
-                &first,
-                true,
-                0,
-                limit_before,
-                skip,
-                crt,
-                false,
-            );
-            let after = posts_around(
-                w,
-                rng,
-                &cid,
-                &first,
-                false,
-                0,
-                limit_after - 1,
-                skip,
-                crt,
-                false,
-            );
+            let before = posts_around(w, rng, &sel, &first, true, 0, limit_before);
+            let after = posts_around(w, rng, &sel, &first, false, 0, limit_after - 1);
             let mut order = vec![first.clone()];
             order.extend(before.order.iter().cloned());
             order.extend(after.order.iter().cloned());
@@ -454,7 +429,7 @@ pub(crate) fn around_unread(ctx: &mut Ctx) -> HResult {
         {
             return Ok(Reply::not_modified(&etag));
         }
-        list = posts_page(w, rng, &cid, 0, limit_before, skip, crt, false);
+        list = posts_page(w, rng, &sel, 0, limit_before);
     }
     list.next_post_id = next_id_from_list(w, rng, &cid, &list.order, crt);
     list.prev_post_id = prev_id_from_list(w, rng, &cid, &list.order, crt);

@@ -8,8 +8,8 @@ use serde_json::{Map, Value, json};
 
 use super::Ctx;
 use crate::fulltext::{self, TsQuery};
-use crate::http::{AppError, HResult, Reply};
 use crate::render::{self, PostListOut, PostOpts};
+use crate::reply::{AppError, HResult, Reply};
 use crate::world::{Channel, FileInfo, Post, World};
 
 /// One `model.SearchParams` of the list `model.ParseSearchParams` makes: plain words, hashtags, or
@@ -555,7 +555,7 @@ fn search_posts(ctx: &mut Ctx, team_id: &str) -> HResult {
     let me = ctx.me.clone();
     let dates = DateFilter {
         tz_secs: body.tz,
-        now: crate::http::now_ms(),
+        now: crate::clock::now_ms(),
     };
     let mut merged: Vec<&Post> = Vec::new();
     // SearchPostsForUser: ParseSearchParams of the trimmed terms; "*" is never searched
@@ -718,7 +718,7 @@ fn search_files(ctx: &mut Ctx, team_id: &str) -> HResult {
     }
     let dates = DateFilter {
         tz_secs: body.tz,
-        now: crate::http::now_ms(),
+        now: crate::clock::now_ms(),
     };
     // SqlFileInfoStore.Search puts every params' conditions into one query
     let mut queries = Vec::new();

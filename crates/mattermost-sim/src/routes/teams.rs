@@ -3,9 +3,9 @@
 use serde_json::json;
 
 use super::{Ctx, array, page_slice, team_not_found};
-use crate::http::{AppError, HResult, Reply};
 use crate::params::parse_bool;
 use crate::render;
+use crate::reply::{AppError, HResult, Reply};
 use crate::world::{Team, TeamMember};
 
 /// Open teams (AllowOpenInvite and type O, archived or not) are readable by anyone; invite-only

@@ -5,9 +5,9 @@ use std::cmp::Reverse;
 use serde_json::{Value, json};
 
 use super::Ctx;
-use crate::http::{AppError, HResult, Reply};
 use crate::params::{parse_bool, parse_uint};
 use crate::render::{self, PostOpts};
+use crate::reply::{AppError, HResult, Reply};
 use crate::world::{ThreadInfo, ThreadMembership, World};
 
 struct Row {

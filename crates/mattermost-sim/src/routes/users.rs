@@ -3,10 +3,10 @@
 use serde_json::{Value, json};
 
 use super::{Ctx, array, page_slice, user_not_found};
-use crate::http::{AppError, HResult, Reply};
 use crate::ids::is_valid_id;
 use crate::params::{atoi, parse_bool};
 use crate::render;
+use crate::reply::{AppError, HResult, Reply};
 use crate::world::User;
 
 fn render_user(ctx: &Ctx, u: &User) -> Value {

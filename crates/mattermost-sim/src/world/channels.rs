@@ -1,12 +1,10 @@
-//! Channels and memberships as the write routes change them, with the system messages the server
-//! posts: creating a team channel (`App.CreateChannelWithUser`), a DM
-//! (`SqlChannelStore.CreateDirectChannel`) or a GM (`App.createGroupChannel`); joining
-//! (`postJoinChannelMessage`), being added (`PostAddToChannelMessage`), leaving or being removed
-//! (`App.RemoveUserFromChannel`), and leaving a team (`App.LeaveTeam`).
+//! Channels: team channels, DMs and GMs as the seeding API makes them and as the create routes do
+//! (`App.CreateChannelWithUser`, `SqlChannelStore.CreateDirectChannel`, `App.createGroupChannel`),
+//! a read-only channel (a channel moderation), and archiving (`App.DeleteChannel` and its notice).
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
-use super::{Channel, World};
+use super::{Channel, ChannelKind, World};
 use crate::ids::group_name;
 
 /// What a new team channel is made of (`model.Channel` from the request).
@@ -20,22 +18,123 @@ pub(crate) struct NewChannel {
     pub purpose: String,
 }
 
-fn props(pairs: &[(&str, &str)]) -> Map<String, Value> {
-    pairs
-        .iter()
-        .map(|(k, v)| (k.to_string(), json!(v)))
-        .collect()
-}
-
 impl World {
-    fn username(&self, user_id: &str) -> String {
-        self.user_by_id(user_id)
-            .map(|u| u.username.clone())
-            .unwrap_or_default()
+    /// Create a public or private channel in a team.
+    pub fn channel(
+        &mut self,
+        team_id: &str,
+        name: &str,
+        display_name: &str,
+        kind: ChannelKind,
+    ) -> String {
+        if let Some(c) = self
+            .channels
+            .iter()
+            .find(|c| c.team_id == team_id && c.name == name)
+        {
+            return c.id.clone();
+        }
+        let k = match kind {
+            ChannelKind::Public => "O",
+            ChannelKind::Private => "P",
+        };
+        self.push_channel(team_id, k, name.to_string(), display_name.to_string())
     }
 
+    fn push_channel(
+        &mut self,
+        team_id: &str,
+        kind: &'static str,
+        name: String,
+        display: String,
+    ) -> String {
+        let id = self.new_id();
+        let at = self.tick();
+        self.channels.push(Channel {
+            id: id.clone(),
+            team_id: team_id.to_string(),
+            kind,
+            name,
+            display_name: display,
+            header: String::new(),
+            purpose: String::new(),
+            creator_id: String::new(),
+            create_at: at,
+            update_at: at,
+            delete_at: 0,
+            last_post_at: at,
+            last_root_post_at: at,
+            total_msg_count: 0,
+            total_msg_count_root: 0,
+        });
+        id
+    }
+
+    /// Set a channel's purpose (used by channel search, which matches Name, DisplayName or Purpose).
+    pub fn set_purpose(&mut self, channel_id: &str, purpose: &str) {
+        if let Some(c) = self.channel_mut(channel_id) {
+            c.purpose = purpose.to_string();
+        }
+    }
+
+    /// The direct-message channel of two users (created if needed). Its name is
+    /// `<smaller id>__<larger id>` and, as in the real database, its display name is empty.
+    pub fn direct(&mut self, a: &str, b: &str) -> String {
+        let (x, y) = if a <= b { (a, b) } else { (b, a) };
+        let name = format!("{x}__{y}");
+        if let Some(c) = self.channels.iter().find(|c| c.name == name) {
+            return c.id.clone();
+        }
+        let id = self.push_channel("", "D", name, String::new());
+        self.add_channel_member(&id, a);
+        if a != b {
+            self.add_channel_member(&id, b);
+        }
+        id
+    }
+
+    /// A group-message channel of 3 to 8 users (created if needed); display name is the
+    /// comma-separated usernames.
+    pub fn group(&mut self, members: &[&str]) -> String {
+        let ids: Vec<String> = members.iter().map(|m| m.to_string()).collect();
+        let name = group_name(&ids);
+        if let Some(c) = self.channels.iter().find(|c| c.name == name) {
+            return c.id.clone();
+        }
+        let mut names: Vec<String> = ids
+            .iter()
+            .filter_map(|i| self.user_by_id(i).map(|u| u.username.clone()))
+            .collect();
+        names.sort();
+        let id = self.push_channel("", "G", name, names.join(", "));
+        for m in &ids {
+            self.add_channel_member(&id, m);
+        }
+        id
+    }
+
+    pub fn channel_id(&self, team_name: &str, channel_name: &str) -> Option<String> {
+        let team = self.team_id(team_name)?;
+        self.channels
+            .iter()
+            .find(|c| c.team_id == team && c.name == channel_name)
+            .map(|c| c.id.clone())
+    }
+
+    pub(crate) fn channel_by_id(&self, id: &str) -> Option<&Channel> {
+        self.channels.iter().find(|c| c.id == id)
+    }
+
+    pub(super) fn channel_mut(&mut self, id: &str) -> Option<&mut Channel> {
+        self.channels.iter_mut().find(|c| c.id == id)
+    }
+}
+
+// ----- the create routes -------------------------------------------------------------------------
+
+impl World {
     /// `SqlChannelStore.Save` of a channel made now (LastPostAt 0 until something is posted).
-    fn push_new_channel(
+    pub(super) fn push_new_channel(
         &mut self,
         team_id: &str,
         kind: &'static str,
@@ -76,38 +175,6 @@ impl World {
         self.save_channel_member(&id, creator, true, now);
         self.post_join_message(&id, creator, now);
         id
-    }
-
-    /// `App.CreateTeamWithUser` after the team row: its default channels `town-square` and
-    /// `off-topic`, the creator as team admin and admin of both, "<user> joined the team."
-    /// (`system_join_team`) in town-square and "<user> joined the channel." in off-topic.
-    pub(crate) fn create_default_channels(&mut self, team_id: &str, creator: &str, now: i64) {
-        self.add_to_team(team_id, creator);
-        self.make_team_admin(team_id, creator);
-        let name = self.username(creator);
-        for (channel, display) in [("town-square", "Town Square"), ("off-topic", "Off-Topic")] {
-            let id = self.push_new_channel(
-                team_id,
-                "O",
-                channel.to_string(),
-                display.to_string(),
-                "",
-                now,
-            );
-            self.save_channel_member(&id, creator, true, now);
-            if channel == "town-square" {
-                self.save_system_post(
-                    &id,
-                    creator,
-                    now,
-                    "system_join_team",
-                    &format!("{name} joined the team."),
-                    props(&[("username", &name)]),
-                );
-            } else {
-                self.post_join_message(&id, creator, now);
-            }
-        }
     }
 
     /// The DM of two users made now (or the existing one): name `<smaller id>__<larger id>`, no
@@ -151,146 +218,68 @@ impl World {
         }
         id
     }
+}
 
-    /// `postJoinChannelMessage`: "<username> joined the channel." (`system_join_channel`).
-    pub(crate) fn post_join_message(&mut self, channel_id: &str, user_id: &str, now: i64) {
-        let name = self.username(user_id);
+// ----- moderation and archiving ------------------------------------------------------------------
+
+impl World {
+    /// Make a channel read-only: its members lose `create_post` (the channel moderation "Create
+    /// Posts" off for members); channel, team and system admins still post. `false` lifts it.
+    pub fn set_read_only(&mut self, channel_id: &str, read_only: bool) {
+        if read_only {
+            self.writes.read_only.insert(channel_id.to_string());
+        } else {
+            self.writes.read_only.remove(channel_id);
+        }
+    }
+
+    /// Archive a channel (soft delete) the way `App.DeleteChannel` does without a user: the
+    /// `system_channel_deleted` notice by `system-bot` first, then DeleteAt (see
+    /// [`World::archive_by`]).
+    pub fn archive(&mut self, channel_id: &str) {
+        if self.channel_by_id(channel_id).is_none() {
+            return;
+        }
+        let bot = self.system_bot();
+        self.archive_by(channel_id, &bot);
+    }
+
+    /// Archive a channel as `user_id` does through `DELETE /channels/{id}` (`App.DeleteChannel`):
+    /// first the `system_channel_deleted` post "<username> archived the channel." (it counts as a
+    /// message and moves LastPostAt), then DeleteAt. An archived channel stays as it is.
+    pub fn archive_by(&mut self, channel_id: &str, user_id: &str) {
+        let Some((delete_at, last_post_at)) = self
+            .channel_by_id(channel_id)
+            .map(|c| (c.delete_at, c.last_post_at))
+        else {
+            return;
+        };
+        if delete_at != 0 {
+            return;
+        }
+        let at = self.tick().max(last_post_at + 1);
+        self.archive_at(channel_id, user_id, at);
+    }
+
+    /// `App.DeleteChannel` at `at`: the archive notice by `user_id`, then DeleteAt.
+    pub(crate) fn archive_at(&mut self, channel_id: &str, user_id: &str, at: i64) {
+        let username = self
+            .user_by_id(user_id)
+            .map(|u| u.username.clone())
+            .unwrap_or_default();
+        let mut props = Map::new();
+        props.insert("username".into(), Value::String(username.clone()));
         self.save_system_post(
             channel_id,
             user_id,
-            now,
-            "system_join_channel",
-            &format!("{name} joined the channel."),
-            props(&[("username", &name)]),
+            at,
+            "system_channel_deleted",
+            &format!("{username} archived the channel."),
+            props,
         );
-    }
-
-    /// `App.AddChannelMember` for `user_id`: the membership, then `postJoinChannelMessage` when
-    /// the user added themselves, else `PostAddToChannelMessage` by the requestor ("<added>
-    /// added to the channel by <requestor>.", `system_add_to_channel`).
-    pub(crate) fn add_member_with_message(
-        &mut self,
-        channel_id: &str,
-        user_id: &str,
-        requestor: &str,
-        now: i64,
-    ) {
-        self.save_channel_member(channel_id, user_id, false, now);
-        if requestor.is_empty() || requestor == user_id {
-            self.post_join_message(channel_id, user_id, now);
-            return;
+        if let Some(c) = self.channel_mut(channel_id) {
+            c.delete_at = at;
+            c.update_at = at;
         }
-        let (added, by) = (self.username(user_id), self.username(requestor));
-        self.save_system_post(
-            channel_id,
-            requestor,
-            now,
-            "system_add_to_channel",
-            &format!("{added} added to the channel by {by}."),
-            props(&[
-                ("userId", requestor),
-                ("username", &by),
-                ("addedUserId", user_id),
-                ("addedUsername", &added),
-            ]),
-        );
-    }
-
-    /// `App.RemoveUserFromChannel`: the membership and the user's memberships of the channel's
-    /// threads go ([`World::leave`]), then "@<user> left the channel." (`system_leave_channel`,
-    /// by the user) or "@<user> removed from the channel." (`system_remove_from_channel`, by the
-    /// remover).
-    pub(crate) fn remove_member_with_message(
-        &mut self,
-        channel_id: &str,
-        user_id: &str,
-        remover: &str,
-        now: i64,
-    ) {
-        self.leave(channel_id, user_id);
-        let name = self.username(user_id);
-        if remover == user_id {
-            self.save_system_post(
-                channel_id,
-                user_id,
-                now,
-                "system_leave_channel",
-                &format!("@{name} left the channel."),
-                props(&[("username", &name)]),
-            );
-        } else {
-            self.save_system_post(
-                channel_id,
-                remover,
-                now,
-                "system_remove_from_channel",
-                &format!("@{name} removed from the channel."),
-                props(&[("removedUserId", user_id), ("removedUsername", &name)]),
-            );
-        }
-    }
-
-    /// `App.UpdateThreadFollowForUserFromChannelAdd`: the added user follows the thread, which
-    /// counts as read up to just before its root (`LastViewed = root.CreateAt - 1`).
-    pub(crate) fn follow_from_channel_add(&mut self, user_id: &str, root_id: &str, now: i64) {
-        self.maintain_thread_membership(user_id, root_id, true, false, now);
-        let root_at = self.post_by_id(root_id).map(|p| p.create_at).unwrap_or(0);
-        let m = self.membership_mut(user_id, root_id);
-        m.last_viewed = root_at - 1;
-    }
-
-    /// `App.LeaveTeam`: every channel membership of the team goes (archived channels included,
-    /// not DMs/GMs; thread memberships stay); with join/leave messages on, "<user> left the team."
-    /// (`system_leave_team`) or "<user> removed from the team." (`system_remove_from_team`), by
-    /// the user, in the team's live `town-square` (none: 404 `app.channel.get_by_name.missing`
-    /// and the team membership stays); then the team membership gets DeleteAt and the user's
-    /// preferences whose category is the team id go.
-    pub(crate) fn leave_team(
-        &mut self,
-        team_id: &str,
-        user_id: &str,
-        requestor: &str,
-        now: i64,
-    ) -> Result<(), ()> {
-        self.remove_team_channel_memberships(team_id, user_id);
-        if self.writes.default_channel_join_leave_messages {
-            let town = self
-                .channels
-                .iter()
-                .find(|c| c.team_id == team_id && c.name == "town-square" && c.delete_at == 0)
-                .map(|c| c.id.clone())
-                .ok_or(())?;
-            let name = self.username(user_id);
-            let (kind, text) = if requestor == user_id {
-                ("system_leave_team", format!("{name} left the team."))
-            } else {
-                (
-                    "system_remove_from_team",
-                    format!("{name} removed from the team."),
-                )
-            };
-            self.save_system_post(
-                &town,
-                user_id,
-                now,
-                kind,
-                &text,
-                props(&[("username", &name)]),
-            );
-        }
-        if let Some(m) = self
-            .team_members
-            .iter_mut()
-            .find(|m| m.team_id == team_id && m.user_id == user_id)
-        {
-            m.delete_at = now;
-        }
-        if let Some(u) = self.user_mut(user_id) {
-            u.update_at = now;
-        }
-        self.writes
-            .preferences
-            .retain(|p| !(p.user_id == user_id && p.category == team_id));
-        Ok(())
     }
 }

@@ -1,65 +1,9 @@
-//! Integrations and per-person settings the operation gateway reaches without a table tool: incoming
-//! and outgoing webhooks (`model.IncomingWebhook`, `model.OutgoingWebhook`), bots' owners
-//! (`model.Bot.OwnerId`), channel bookmarks (`model.ChannelBookmark`) and whether the server is
-//! licensed (bookmarks answer 501 without a licence, `api4/channel_bookmark.go`).
+//! Integrations the operation gateway reaches without a table tool: incoming and outgoing webhooks
+//! (`model.IncomingWebhook`, `model.OutgoingWebhook`), bots' owners (`model.Bot.OwnerId`), channel
+//! bookmarks (`model.ChannelBookmark`) and whether the server is licensed (bookmarks answer 501
+//! without a licence, `api4/channel_bookmark.go`).
 
-use super::World;
-
-/// An incoming webhook (`IncomingWebhooks` row).
-#[derive(Clone, Debug)]
-pub(crate) struct IncomingHook {
-    pub id: String,
-    pub create_at: i64,
-    pub update_at: i64,
-    pub delete_at: i64,
-    pub user_id: String,
-    pub channel_id: String,
-    pub team_id: String,
-    pub display_name: String,
-    pub description: String,
-    pub channel_locked: bool,
-}
-
-/// An outgoing webhook (`OutgoingWebhooks` row).
-#[derive(Clone, Debug)]
-pub(crate) struct OutgoingHook {
-    pub id: String,
-    pub create_at: i64,
-    pub update_at: i64,
-    pub delete_at: i64,
-    pub creator_id: String,
-    pub channel_id: String,
-    pub team_id: String,
-    pub display_name: String,
-    pub trigger_words: Vec<String>,
-    pub callback_urls: Vec<String>,
-}
-
-/// A channel bookmark of type `link` (`ChannelBookmarks` row).
-#[derive(Clone, Debug)]
-pub(crate) struct Bookmark {
-    pub id: String,
-    pub create_at: i64,
-    pub update_at: i64,
-    pub delete_at: i64,
-    pub channel_id: String,
-    pub owner_id: String,
-    pub display_name: String,
-    pub sort_order: i64,
-    pub link_url: String,
-}
-
-/// What the integration routes keep.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Integrations {
-    pub incoming: Vec<IncomingHook>,
-    pub outgoing: Vec<OutgoingHook>,
-    pub bookmarks: Vec<Bookmark>,
-    /// (bot user id, owner user id).
-    pub bot_owners: Vec<(String, String)>,
-    /// A licence is installed (an Enterprise or Professional server).
-    pub licensed: bool,
-}
+use super::{Bookmark, IncomingHook, OutgoingHook, World};
 
 // ----- seeding API -------------------------------------------------------------------------------
 
@@ -155,19 +99,6 @@ impl World {
         id
     }
 
-    /// A preference of a user (`Preferences` row), as `PUT /users/{user_id}/preferences` stores it.
-    pub fn set_preference(&mut self, user_id: &str, category: &str, name: &str, value: &str) {
-        self.writes
-            .preferences
-            .retain(|p| !(p.user_id == user_id && p.category == category && p.name == name));
-        self.writes.preferences.push(super::Preference {
-            user_id: user_id.to_string(),
-            category: category.to_string(),
-            name: name.to_string(),
-            value: value.to_string(),
-        });
-    }
-
     /// The owner of a bot ("" when none was named).
     pub(crate) fn bot_owner(&self, bot_id: &str) -> String {
         self.integrations
@@ -176,10 +107,5 @@ impl World {
             .find(|(b, _)| b == bot_id)
             .map(|(_, o)| o.clone())
             .unwrap_or_default()
-    }
-
-    /// A fresh id and creation time, for a row created through the API.
-    pub(crate) fn new_row(&mut self) -> (String, i64) {
-        (self.new_id(), self.tick())
     }
 }

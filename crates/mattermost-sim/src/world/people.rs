@@ -1,14 +1,197 @@
-//! What the user-level write routes store: statuses (`app/platform/status.go` `SetStatusOnline`,
-//! `SetStatusOffline`, `SetStatusAwayIfNeeded`, `SetStatusDoNotDisturbTimed`), custom statuses
-//! (`User.Props["customStatus"]`, `app/status.go` `SetCustomStatus`), preferences
-//! (`SqlPreferenceStore.Save` / `Delete`) and post reminders (`SqlPostStore.SetPostReminder`).
+//! People: users and bots (`SqlUserStore.Save`, `App.GetSystemBot`), their sessions (the tokens
+//! `ParseAuthTokenFromRequest` looks up) and statuses (`app/platform/status.go` `SetStatusOnline`,
+//! `SetStatusOffline`, `SetStatusAwayIfNeeded`, `SetStatusDoNotDisturbTimed`, `SetActiveChannel`),
+//! custom statuses included (`User.Props["customStatus"]`, `app/status.go` `SetCustomStatus`).
 
-use super::{Preference, Reminder, Status, World};
+use super::{Status, User, World};
 
 /// `model.DNDExpiryInterval`: a DND end time is truncated to the minute.
 const DND_EXPIRY_INTERVAL_SECS: i64 = 60;
 
+fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+const SURNAMES: &[&str] = &[
+    "Lovelace", "Hopper", "Turing", "Knuth", "Liskov", "Ritchie", "Hamilton", "Dijkstra", "Kay",
+    "Allen", "Thompson", "Goldberg", "Wirth", "Backus", "Perlman", "Cerf",
+];
+
 impl World {
+    /// Create a user (or return the id of an existing one with that username). First name is the
+    /// capitalised username, email `username@example.com`.
+    pub fn user(&mut self, username: &str) -> String {
+        if let Some(id) = self.user_id(username) {
+            return id;
+        }
+        let id = self.new_id();
+        let at = self.tick();
+        let surname = SURNAMES[(self.rng.next_u64() % SURNAMES.len() as u64) as usize];
+        self.users.push(User {
+            id: id.clone(),
+            username: username.to_string(),
+            first_name: capitalize(username),
+            last_name: surname.to_string(),
+            nickname: String::new(),
+            email: format!("{username}@example.com"),
+            position: String::new(),
+            roles: "system_user".to_string(),
+            is_bot: false,
+            bot_description: String::new(),
+            create_at: at,
+            update_at: at,
+            delete_at: 0,
+            last_activity_at: at,
+            props: Default::default(),
+        });
+        let token = self.new_id();
+        self.tokens.push((token, id.clone()));
+        id
+    }
+
+    /// Create a bot account.
+    pub fn bot(&mut self, username: &str) -> String {
+        let id = self.user(username);
+        if let Some(u) = self.user_mut(&id) {
+            u.is_bot = true;
+            u.first_name = String::new();
+            u.last_name = String::new();
+            u.email = format!("{username}@localhost");
+            u.bot_description = format!("{username} bot");
+        }
+        id
+    }
+
+    /// Deactivate a user: `delete_at` set, sessions revoked (their token now gets 401).
+    pub fn deactivate(&mut self, user_id: &str) {
+        let at = self.tick();
+        if let Some(u) = self.user_mut(user_id) {
+            u.delete_at = at;
+            u.update_at = at;
+        }
+    }
+
+    /// Give a user the `system_admin` role (for `include_deleted` and other admin-only reads).
+    pub fn make_admin(&mut self, user_id: &str) {
+        if let Some(u) = self.user_mut(user_id) {
+            u.roles = "system_admin system_user".to_string();
+        }
+    }
+
+    /// `system-bot`, the author of messages no user wrote (created on first use, as
+    /// `App.GetSystemBot` does).
+    pub(crate) fn system_bot(&mut self) -> String {
+        if let Some(id) = self.writes.system_bot.clone() {
+            return id;
+        }
+        let id = self.bot("system-bot");
+        if let Some(u) = self.user_mut(&id) {
+            u.first_name = "System".to_string();
+            u.bot_description = String::new();
+        }
+        self.writes.system_bot = Some(id.clone());
+        id
+    }
+
+    pub fn user_id(&self, username: &str) -> Option<String> {
+        self.users
+            .iter()
+            .find(|u| u.username == username)
+            .map(|u| u.id.clone())
+    }
+
+    pub(crate) fn user_by_id(&self, id: &str) -> Option<&User> {
+        self.users.iter().find(|u| u.id == id)
+    }
+
+    pub(super) fn user_mut(&mut self, id: &str) -> Option<&mut User> {
+        self.users.iter_mut().find(|u| u.id == id)
+    }
+
+    /// The username of a user id ("" for an unknown one).
+    pub(super) fn username(&self, user_id: &str) -> String {
+        self.user_by_id(user_id)
+            .map(|u| u.username.clone())
+            .unwrap_or_default()
+    }
+}
+
+// ----- sessions ----------------------------------------------------------------------------------
+
+impl World {
+    /// The bearer token mapped to `username` (a token that maps to nobody if the user is unknown).
+    pub fn token(&self, username: &str) -> String {
+        self.user_id(username)
+            .and_then(|id| {
+                self.tokens
+                    .iter()
+                    .find(|(_, u)| *u == id)
+                    .map(|(t, _)| t.clone())
+            })
+            .unwrap_or_else(|| format!("no-such-user-{username}"))
+    }
+
+    /// Make a user's token expired: it now gets 401 `api.context.session_expired.app_error`.
+    /// Gives a user a token of the test's choosing (a recognisable one, to look for leaks), in place of
+    /// the one the world made.
+    pub fn set_token(&mut self, username: &str, token: &str) {
+        if let Some(id) = self.user_id(username) {
+            self.tokens.retain(|(_, u)| *u != id);
+            self.tokens.push((token.to_string(), id));
+        }
+    }
+
+    pub fn expire_token(&mut self, username: &str) {
+        let token = self.token(username);
+        self.expired_tokens.insert(token);
+    }
+
+    /// The user a bearer token maps to, if the token is known and not expired and the user active.
+    pub(crate) fn session_user(&self, token: &str) -> Option<String> {
+        if self.expired_tokens.contains(token) {
+            return None;
+        }
+        let (_, uid) = self.tokens.iter().find(|(t, _)| t == token)?;
+        let u = self.user_by_id(uid)?;
+        if u.delete_at != 0 {
+            return None;
+        }
+        Some(uid.clone())
+    }
+
+    /// The username a token belongs to, expired or not (for the request log).
+    pub(crate) fn token_username(&self, token: &str) -> Option<String> {
+        let (_, uid) = self.tokens.iter().find(|(t, _)| t == token)?;
+        self.user_by_id(uid).map(|u| u.username.clone())
+    }
+}
+
+// ----- statuses ----------------------------------------------------------------------------------
+
+impl World {
+    /// Set a user's status ("online", "away", "dnd", "offline").
+    pub fn set_status(&mut self, user_id: &str, status: &str) {
+        let at = self.tick();
+        if let Some(s) = self.statuses.iter_mut().find(|s| s.user_id == user_id) {
+            s.status = status.to_string();
+            s.manual = true;
+            s.last_activity_at = at;
+            return;
+        }
+        self.statuses.push(Status {
+            user_id: user_id.to_string(),
+            status: status.to_string(),
+            manual: true,
+            last_activity_at: at,
+            dnd_end_time: 0,
+            prev_status: String::new(),
+        });
+    }
+
     fn status_mut(&mut self, user_id: &str) -> Option<&mut Status> {
         self.statuses.iter_mut().find(|s| s.user_id == user_id)
     }
@@ -17,6 +200,26 @@ impl World {
         match self.status_mut(&status.user_id) {
             Some(s) => *s = status,
             None => self.statuses.push(status),
+        }
+    }
+
+    /// `SetActiveChannel`: a status that was not set by hand becomes online (a missing one is
+    /// created online).
+    pub(crate) fn set_active_channel(&mut self, user_id: &str, channel_id: &str, now: i64) {
+        if let Some(s) = self.statuses.iter_mut().find(|s| s.user_id == user_id) {
+            if !s.manual && !channel_id.is_empty() {
+                s.status = "online".to_string();
+            }
+            s.last_activity_at = now;
+        } else {
+            self.statuses.push(Status {
+                user_id: user_id.to_string(),
+                status: "online".to_string(),
+                manual: false,
+                last_activity_at: now,
+                dnd_end_time: 0,
+                prev_status: String::new(),
+            });
         }
     }
 
@@ -94,52 +297,6 @@ impl World {
         if let Some(u) = self.user_mut(user_id) {
             u.props.insert("customStatus".into(), json.to_string());
             u.update_at = now;
-        }
-    }
-
-    /// `SqlPreferenceStore.Save`: an upsert per (user, category, name); `flagged_post` ones are the
-    /// world's saved posts.
-    pub(crate) fn save_preference(&mut self, p: Preference) {
-        if p.category == "flagged_post" {
-            self.save(&p.user_id, &p.name);
-            return;
-        }
-        match self
-            .writes
-            .preferences
-            .iter_mut()
-            .find(|q| q.user_id == p.user_id && q.category == p.category && q.name == p.name)
-        {
-            Some(q) => q.value = p.value,
-            None => self.writes.preferences.push(p),
-        }
-    }
-
-    /// `SqlPreferenceStore.Delete(userID, category, name)`.
-    pub(crate) fn delete_preference(&mut self, user_id: &str, category: &str, name: &str) {
-        if category == "flagged_post" {
-            self.unsave(user_id, name);
-            return;
-        }
-        self.writes
-            .preferences
-            .retain(|q| !(q.user_id == user_id && q.category == category && q.name == name));
-    }
-
-    /// `SqlPostStore.SetPostReminder`: one reminder per (post, user), the target time replaced.
-    pub(crate) fn set_reminder(&mut self, user_id: &str, post_id: &str, target_time: i64) {
-        match self
-            .writes
-            .reminders
-            .iter_mut()
-            .find(|r| r.user_id == user_id && r.post_id == post_id)
-        {
-            Some(r) => r.target_time = target_time,
-            None => self.writes.reminders.push(Reminder {
-                user_id: user_id.to_string(),
-                post_id: post_id.to_string(),
-                target_time,
-            }),
         }
     }
 }

@@ -1,10 +1,12 @@
-//! The permission checks the write routes make, as `app/authorization.go` makes them, over the
-//! default roles of `model/role.go` `MakeDefaultRoles` (system_user, system_admin, team_user,
-//! team_admin, channel_user, channel_admin) as the permission migrations leave them
-//! (`app/permissions_migrations.go`: `channelModerationPermissionsMigration` gives channel and team
-//! admins `create_post` and the moderated permissions, `getAddUploadFilePermissionMigration`
-//! `upload_file` to whoever may post), and one channel moderation: a read-only channel, whose
-//! member role has lost `create_post` (`PatchChannelModerationsForChannel`; admins keep it).
+//! The permission checks the routes make. The read routes check membership and the system admin
+//! role (`SessionHasPermissionToReadChannel`, `SessionHasPermissionToTeam`); the write routes check
+//! as `app/authorization.go` does, over the default roles of `model/role.go` `MakeDefaultRoles`
+//! (system_user, system_admin, team_user, team_admin, channel_user, channel_admin) as the permission
+//! migrations leave them (`app/permissions_migrations.go`: `channelModerationPermissionsMigration`
+//! gives channel and team admins `create_post` and the moderated permissions,
+//! `getAddUploadFilePermissionMigration` `upload_file` to whoever may post), and one channel
+//! moderation: a read-only channel, whose member role has lost `create_post`
+//! (`PatchChannelModerationsForChannel`; admins keep it).
 
 use super::{Channel, World};
 
@@ -94,6 +96,31 @@ const TEAM_ADMIN: &[Perm] = &[
 
 /// `system_user`.
 const SYSTEM_USER: &[Perm] = &[CreateDirectChannel, CreateGroupChannel];
+
+// ----- the read checks ---------------------------------------------------------------------------
+
+impl World {
+    /// The user has the `system_admin` role (`SessionHasPermissionTo(manage_system)`).
+    pub(crate) fn is_admin(&self, user_id: &str) -> bool {
+        self.user_by_id(user_id).is_some_and(|u| u.is_admin())
+    }
+
+    /// `SessionHasPermissionToReadChannel`: members read any channel; a team member reads the
+    /// public channels of that team without joining; admins read everything.
+    pub(crate) fn can_read_channel(&self, user_id: &str, channel: &Channel) -> bool {
+        if self.is_admin(user_id) || self.member(&channel.id, user_id).is_some() {
+            return true;
+        }
+        channel.kind == "O" && self.is_team_member(&channel.team_id, user_id)
+    }
+
+    /// `SessionHasPermissionToTeam(view_team)`: an active member (or an admin).
+    pub(crate) fn can_view_team(&self, user_id: &str, team_id: &str) -> bool {
+        self.is_admin(user_id) || self.is_team_member(team_id, user_id)
+    }
+}
+
+// ----- the write checks --------------------------------------------------------------------------
 
 impl World {
     /// `SessionHasPermissionTo`: the system roles (`system_admin` has every permission).
@@ -228,13 +255,5 @@ impl World {
     /// default role but the admin's).
     pub(crate) fn may_act_for_user(&self, session_user: &str, user_id: &str) -> bool {
         !user_id.is_empty() && (session_user == user_id || self.is_admin(session_user))
-    }
-
-    /// A team admin (`team_admin` role), see [`World::make_team_admin`].
-    pub(crate) fn is_team_admin(&self, team_id: &str, user_id: &str) -> bool {
-        self.writes
-            .team_admins
-            .iter()
-            .any(|(t, u)| t == team_id && u == user_id)
     }
 }

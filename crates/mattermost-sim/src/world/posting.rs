@@ -1,11 +1,11 @@
-//! Saving what the post routes validated, as the store does it: a created post with its files
-//! attached (`App.CreatePost`, `App.attachFilesToPost`, `SqlFileInfoStore.AttachToPost`), a
-//! post deleted by a user (`App.DeletePost`, `SqlPostStore.Delete`, `App.CleanUpAfterPostDeletion`)
-//! and reactions (`SqlReactionStore.Save` / `Delete`).
+//! Posts as they are made: a root post, a reply or a system message as the seeding API makes them,
+//! and what the create route saves (`App.CreatePost`, `SqlPostStore.Save`, `SaveMultiple`), with
+//! the side effects on the channel's counts and those of SendNotifications (mentions, threads
+//! followed); and reading a post back.
 
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
-use super::{Reaction, World};
+use super::{Post, User, World};
 
 /// A post the create route has validated, ready to be saved.
 #[derive(Clone, Debug)]
@@ -24,6 +24,346 @@ pub(crate) struct NewPost {
     pub has_reactions: bool,
     pub pending_post_id: String,
 }
+
+/// The props of a system message, from (key, text) pairs.
+pub(super) fn props(pairs: &[(&str, &str)]) -> Map<String, Value> {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), json!(v)))
+        .collect()
+}
+
+/// `#word` hashtags of a message, space-separated, as the server stores them.
+pub(crate) fn parse_hashtags(message: &str) -> String {
+    let mut tags: Vec<String> = Vec::new();
+    for word in message.split_whitespace() {
+        let w = word.trim_end_matches(|c: char| !c.is_alphanumeric() && c != '_' && c != '-');
+        if let Some(rest) = w.strip_prefix('#')
+            && rest.len() >= 2
+            && rest.chars().next().is_some_and(|c| c.is_alphabetic())
+            && rest
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '-' || c == '.')
+            && !tags.iter().any(|t| t == w)
+        {
+            tags.push(w.to_string());
+        }
+    }
+    tags.join(" ")
+}
+
+/// The post types `model.Post.IsJoinLeaveMessage` names: saved without counting as messages.
+const JOIN_LEAVE_TYPES: &[&str] = &[
+    "system_join_leave",
+    "system_add_remove",
+    "system_join_channel",
+    "system_leave_channel",
+    "system_join_team",
+    "system_leave_team",
+    "system_add_to_channel",
+    "system_remove_from_channel",
+    "system_add_to_team",
+    "system_remove_from_team",
+];
+
+/// `model.Post.IsJoinLeaveMessage`.
+pub(crate) fn is_join_leave(kind: &str) -> bool {
+    JOIN_LEAVE_TYPES.contains(&kind)
+}
+
+impl World {
+    pub(crate) fn post_by_id(&self, id: &str) -> Option<&Post> {
+        self.post_index.get(id).map(|&i| &self.posts[i])
+    }
+
+    pub(super) fn post_mut(&mut self, id: &str) -> Option<&mut Post> {
+        match self.post_index.get(id) {
+            Some(&i) => Some(&mut self.posts[i]),
+            None => None,
+        }
+    }
+
+    pub(super) fn insert_post(&mut self, post: Post) {
+        self.post_index.insert(post.id.clone(), self.posts.len());
+        self.posts.push(post);
+    }
+
+    /// When a post was written, in milliseconds (handy in tests: tools show times to the second).
+    pub fn post_created(&self, post_id: &str) -> Option<i64> {
+        self.post_by_id(post_id).map(|p| p.create_at)
+    }
+
+    /// The message of a post (handy in tests).
+    pub fn post_message(&self, post_id: &str) -> Option<String> {
+        self.post_by_id(post_id).map(|p| p.message.clone())
+    }
+
+    /// Ids of the live (not deleted) posts of a channel, oldest first (ties in insertion order).
+    pub fn post_ids_in(&self, channel_id: &str) -> Vec<String> {
+        let mut v: Vec<&Post> = self
+            .posts
+            .iter()
+            .filter(|p| p.channel_id == channel_id && p.delete_at == 0)
+            .collect();
+        v.sort_by_key(|p| p.create_at);
+        v.into_iter().map(|p| p.id.clone()).collect()
+    }
+
+    /// Ids of the edit-history rows of a post (copies of older versions, `original_id` = post).
+    pub fn history_ids(&self, post_id: &str) -> Vec<String> {
+        self.posts
+            .iter()
+            .filter(|p| p.original_id == post_id)
+            .map(|p| p.id.clone())
+            .collect()
+    }
+}
+
+// ----- making posts ------------------------------------------------------------------------------
+
+impl World {
+    /// A root post in a channel at `create_at_ms`, with the side effects of `CreatePostAsUser`:
+    /// the members it mentions get a mention, and the poster's channel is marked viewed (not for a
+    /// bot).
+    pub fn post(
+        &mut self,
+        channel_id: &str,
+        user_id: &str,
+        create_at_ms: i64,
+        message: &str,
+    ) -> String {
+        let id = self.new_post(channel_id, user_id, "", create_at_ms, message, "");
+        self.poster_views_channel(channel_id, user_id, false, create_at_ms);
+        id
+    }
+
+    /// A system message (type `system_join_channel` and the like): excluded from search; join and
+    /// leave types do not count in TotalMsgCount; nobody is mentioned and nothing is marked viewed.
+    pub fn system_post(
+        &mut self,
+        channel_id: &str,
+        user_id: &str,
+        create_at_ms: i64,
+        kind: &str,
+        message: &str,
+    ) -> String {
+        self.new_post(channel_id, user_id, "", create_at_ms, message, kind)
+    }
+
+    /// A reply in the thread of `root_id` (a reply to a reply goes to the same thread). The root's
+    /// UpdateAt moves to the reply's time. As SendNotifications does with ThreadAutoFollow, the
+    /// thread's participants follow it (the replier, who has also seen it; the root's author; who
+    /// the root and the reply mention), unless they stopped following it; a member mentioned in the
+    /// reply gets an unread mention on it. Without collapsed threads the replier's channel is marked
+    /// viewed as for a root post.
+    pub fn reply(
+        &mut self,
+        root_id: &str,
+        user_id: &str,
+        create_at_ms: i64,
+        message: &str,
+    ) -> String {
+        let Some(root) = self.post_by_id(root_id) else {
+            return String::new();
+        };
+        let root_id = if root.root_id.is_empty() {
+            root.id.clone()
+        } else {
+            root.root_id.clone()
+        };
+        let channel_id = root.channel_id.clone();
+        let (root_author, root_mentions) = self
+            .post_by_id(&root_id)
+            .map(|p| (p.user_id.clone(), p.mentions.clone()))
+            .unwrap_or_default();
+        let id = self.new_post(&channel_id, user_id, &root_id, create_at_ms, message, "");
+        if let Some(r) = self.post_mut(&root_id) {
+            r.update_at = r.update_at.max(create_at_ms);
+        }
+        if self.settings.thread_auto_follow {
+            let mentioned = self
+                .post_by_id(&id)
+                .map(|p| p.mentions.clone())
+                .unwrap_or_default();
+            let is_dm = self
+                .channel_by_id(&channel_id)
+                .is_some_and(|c| c.kind == "D");
+            let mut participants: Vec<String> = vec![user_id.to_string()];
+            if self.member(&channel_id, &root_author).is_some() {
+                participants.push(root_author.clone());
+            }
+            if !is_dm {
+                participants.extend(root_mentions);
+            }
+            participants.extend(mentioned.iter().cloned());
+            participants.dedup();
+            let mut seen: Vec<String> = Vec::new();
+            for uid in participants {
+                if seen.contains(&uid) {
+                    continue;
+                }
+                seen.push(uid.clone());
+                let increment = mentioned.contains(&uid);
+                if !increment
+                    && self
+                        .thread_membership(&uid, &root_id)
+                        .is_some_and(|m| !m.following)
+                {
+                    continue;
+                }
+                let m = self.membership_mut(&uid, &root_id);
+                if !m.following || increment {
+                    m.following = true;
+                    if increment {
+                        m.unread_mentions += 1;
+                    }
+                    m.last_updated = m.last_updated.max(create_at_ms);
+                }
+                if uid == user_id {
+                    m.last_viewed = m.last_viewed.max(create_at_ms);
+                    m.unread_mentions = 0;
+                    m.last_updated = m.last_updated.max(create_at_ms);
+                }
+            }
+        }
+        self.poster_views_channel(&channel_id, user_id, true, create_at_ms);
+        id
+    }
+
+    /// Insert a post the way `SqlPostStore.Save` and SendNotifications leave the store: the
+    /// channel's LastPostAt and (for counted types) TotalMsgCount move, a bot's post carries
+    /// `from_bot`, and the members it mentions get MentionCount + 1. Seeding out of time order is
+    /// allowed: a member who already viewed the channel past this post counts it as read.
+    fn new_post(
+        &mut self,
+        channel_id: &str,
+        user_id: &str,
+        root_id: &str,
+        at: i64,
+        message: &str,
+        kind: &str,
+    ) -> String {
+        let id = self.new_id();
+        let mut props = Map::new();
+        if self.user_by_id(user_id).is_some_and(|u| u.is_bot) {
+            props.insert("from_bot".to_string(), Value::String("true".to_string()));
+        }
+        let mentions = if kind.starts_with("system_") {
+            Vec::new()
+        } else {
+            self.mentioned_by(channel_id, user_id, message)
+        };
+        let counted = !Self::is_join_leave(kind);
+        self.insert_post(Post {
+            id: id.clone(),
+            create_at: at,
+            update_at: at,
+            edit_at: 0,
+            delete_at: 0,
+            is_pinned: false,
+            user_id: user_id.to_string(),
+            channel_id: channel_id.to_string(),
+            root_id: root_id.to_string(),
+            original_id: String::new(),
+            message: message.to_string(),
+            kind: kind.to_string(),
+            props,
+            hashtags: parse_hashtags(message),
+            file_ids: Vec::new(),
+            has_reactions: false,
+            mentions: mentions.clone(),
+        });
+        if let Some(c) = self.channel_mut(channel_id) {
+            c.last_post_at = c.last_post_at.max(at);
+            if counted {
+                c.total_msg_count += 1;
+            }
+            if root_id.is_empty() {
+                c.last_root_post_at = c.last_root_post_at.max(at);
+                if counted {
+                    c.total_msg_count_root += 1;
+                }
+            }
+        }
+        let is_root = root_id.is_empty();
+        for m in self
+            .channel_members
+            .iter_mut()
+            .filter(|m| m.channel_id == channel_id)
+        {
+            let already_read = at <= m.last_viewed_at;
+            if already_read {
+                if counted {
+                    m.msg_count += 1;
+                    if is_root {
+                        m.msg_count_root += 1;
+                    }
+                }
+            } else if mentions.contains(&m.user_id) {
+                m.mention_count += 1;
+                m.last_update_at = m.last_update_at.max(at);
+            }
+        }
+        id
+    }
+
+    /// `model.Post.IsJoinLeaveMessage`: these types do not count in TotalMsgCount. (It leaves out
+    /// `system_add_remove`, which the free [`is_join_leave`] names.)
+    fn is_join_leave(kind: &str) -> bool {
+        matches!(
+            kind,
+            "system_join_leave"
+                | "system_join_channel"
+                | "system_leave_channel"
+                | "system_add_to_channel"
+                | "system_remove_from_channel"
+                | "system_join_team"
+                | "system_leave_team"
+                | "system_add_to_team"
+                | "system_remove_from_team"
+        )
+    }
+
+    /// Whether a post counts in the channel's TotalMsgCount (edit-history rows and join/leave
+    /// messages do not).
+    pub(super) fn counts_as_message(p: &Post) -> bool {
+        p.original_id.is_empty() && !Self::is_join_leave(&p.kind)
+    }
+
+    /// Who SendNotifications mentions with a new post (the poster never counts, unlike a webhook).
+    fn mentioned_by(&self, channel_id: &str, poster: &str, message: &str) -> Vec<String> {
+        let Some(c) = self.channel_by_id(channel_id) else {
+            return Vec::new();
+        };
+        let active_members: Vec<&User> = self
+            .channel_members
+            .iter()
+            .filter(|m| m.channel_id == channel_id)
+            .filter_map(|m| self.user_by_id(&m.user_id))
+            .filter(|u| u.delete_at == 0)
+            .collect();
+        let mut ids: Vec<String> = match c.kind {
+            "D" | "G" => active_members.iter().map(|u| u.id.clone()).collect(),
+            _ => {
+                let online = |id: &str| {
+                    self.statuses
+                        .iter()
+                        .any(|s| s.user_id == id && s.status == "online")
+                };
+                let kw = crate::mentions::Keywords::for_members(
+                    active_members
+                        .iter()
+                        .map(|u| (u.id.as_str(), u.username.as_str(), online(&u.id))),
+                );
+                kw.mentioned(message)
+            }
+        };
+        ids.retain(|id| id != poster);
+        ids
+    }
+}
+
+// ----- what the create route saves ---------------------------------------------------------------
 
 impl World {
     /// `SqlPostStore.Save` and what `App.CreatePost` does next: the post (a root with
@@ -59,120 +399,36 @@ impl World {
         id
     }
 
-    /// `SqlFileInfoStore.AttachToPost` for each id: a file not attached yet (`PostId = ''`) whose
-    /// creator is the poster (or `nouser`) gets the post and the post's channel; others are
-    /// skipped. Returns the ids attached.
-    pub(crate) fn attach_files(
+    /// A message saved by `App.CreatePost` without the user-facing side effects (system
+    /// messages): the channel's LastPostAt moves up; join/leave types do not count as messages
+    /// (`SqlPostStore.SaveMultiple`). Saved through [`World::system_post`]; should that count a
+    /// join/leave message, the count is taken back here, so the rule holds either way.
+    pub(crate) fn save_system_post(
         &mut self,
-        post_id: &str,
         channel_id: &str,
         user_id: &str,
-        file_ids: &[String],
-    ) -> Vec<String> {
-        let mut attached = Vec::new();
-        for fid in file_ids {
-            if let Some(f) = self.files.iter_mut().find(|f| {
-                f.id == *fid
-                    && f.post_id.is_empty()
-                    && (f.creator_id == user_id || f.creator_id == "nouser")
-            }) {
-                f.post_id = post_id.to_string();
-                f.channel_id = channel_id.to_string();
-                attached.push(fid.clone());
-            }
-        }
-        attached
-    }
-
-    /// `SqlFileInfoStore.DeleteForPostByIds`: files taken off a post by an edit are deleted.
-    pub(crate) fn delete_files_of_post(&mut self, post_id: &str, file_ids: &[String], at: i64) {
-        for f in self
-            .files
-            .iter_mut()
-            .filter(|f| f.post_id == post_id && file_ids.contains(&f.id))
-        {
-            f.delete_at = at;
-            f.update_at = at;
-        }
-    }
-
-    /// `App.DeletePost` by `deleter` at `at`: every row with `Id = post OR RootId = post` (a
-    /// root takes its replies, their history rows and already deleted replies along) gets
-    /// DeleteAt = UpdateAt = `at` and `props.deleteBy`; a reply's root gets UpdateAt `at`; the
-    /// post's files are deleted; its `flagged_post` preferences and the drafts replying to it go.
-    pub(crate) fn delete_post_by(&mut self, post_id: &str, at: i64, deleter: &str) {
-        let Some(p) = self.post_by_id(post_id).cloned() else {
-            return;
+        at: i64,
+        kind: &str,
+        message: &str,
+        props: Map<String, Value>,
+    ) -> String {
+        let counts = |w: &World| {
+            w.channel_by_id(channel_id)
+                .map(|c| (c.total_msg_count, c.total_msg_count_root))
+                .unwrap_or((0, 0))
         };
-        let affected: Vec<String> = self
-            .posts
-            .iter()
-            .filter(|q| q.id == p.id || q.root_id == p.id)
-            .map(|q| q.id.clone())
-            .collect();
-        for id in &affected {
-            if let Some(q) = self.post_mut(id) {
-                q.delete_at = at;
-                q.update_at = at;
-                q.props
-                    .insert("deleteBy".to_string(), Value::String(deleter.to_string()));
-            }
+        let before = counts(self);
+        let id = self.system_post(channel_id, user_id, at, kind, message);
+        if let Some(p) = self.post_mut(&id) {
+            p.props = props;
         }
-        if !p.root_id.is_empty()
-            && let Some(r) = self.post_mut(&p.root_id)
+        let after = counts(self);
+        if is_join_leave(kind)
+            && let Some(c) = self.channel_mut(channel_id)
         {
-            r.update_at = at;
+            c.total_msg_count -= after.0 - before.0;
+            c.total_msg_count_root -= after.1 - before.1;
         }
-        if !p.file_ids.is_empty() {
-            for f in self.files.iter_mut().filter(|f| f.post_id == p.id) {
-                f.delete_at = at;
-            }
-        }
-        self.flagged.retain(|(_, pid)| *pid != p.id);
-        self.drafts
-            .retain(|d| !(d.channel_id == p.channel_id && d.root_id == p.id));
-    }
-
-    /// `SqlReactionStore.Save`: an upsert on (user, post, emoji); the post gets `has_reactions`
-    /// and UpdateAt `now`.
-    pub(crate) fn save_reaction(
-        &mut self,
-        user_id: &str,
-        post_id: &str,
-        emoji: &str,
-        create_at: i64,
-        now: i64,
-    ) {
-        let Some(p) = self.post_mut(post_id) else {
-            return;
-        };
-        p.has_reactions = true;
-        p.update_at = now;
-        let channel_id = p.channel_id.clone();
-        if !self
-            .reactions
-            .iter()
-            .any(|r| r.user_id == user_id && r.post_id == post_id && r.emoji_name == emoji)
-        {
-            self.reactions.push(Reaction {
-                user_id: user_id.to_string(),
-                post_id: post_id.to_string(),
-                channel_id,
-                emoji_name: emoji.to_string(),
-                create_at,
-            });
-        }
-    }
-
-    /// `SqlReactionStore.Delete`: the reaction goes (if there was one); the post's
-    /// `has_reactions` is recomputed and its UpdateAt becomes `now` either way.
-    pub(crate) fn delete_reaction(&mut self, user_id: &str, post_id: &str, emoji: &str, now: i64) {
-        self.reactions
-            .retain(|r| !(r.user_id == user_id && r.post_id == post_id && r.emoji_name == emoji));
-        let left = self.reactions.iter().any(|r| r.post_id == post_id);
-        if let Some(p) = self.post_mut(post_id) {
-            p.has_reactions = left;
-            p.update_at = now;
-        }
+        id
     }
 }

@@ -6,13 +6,15 @@
 use serde_json::Value;
 
 use super::decode::{Fields, WrongType, first_value, runes, string_array};
-use super::{app_error, created, invalid, status_ok};
-use crate::http::{AppError, HResult, now_ms};
+use super::replies::{app_error, created, invalid, status_ok};
+use crate::clock::now_ms;
 use crate::ids::is_valid_id;
 use crate::params::parse_bool;
 use crate::render;
+use crate::reply::{AppError, HResult};
 use crate::routes::Ctx;
-use crate::world::{NewChannel, Perm};
+use crate::world::channels::NewChannel;
+use crate::world::perms::Perm;
 
 /// `TeamSettings.MaxChannelsPerTeam` default.
 const MAX_CHANNELS_PER_TEAM: usize = 2000;

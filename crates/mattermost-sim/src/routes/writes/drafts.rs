@@ -4,10 +4,11 @@
 use serde_json::{Map, Value, json};
 
 use super::decode::{Fields, WrongType, runes, struct_body};
-use super::{app_error, created, status_ok};
-use crate::http::{AppError, HResult, now_ms};
+use super::replies::{app_error, created, status_ok};
+use crate::clock::now_ms;
 use crate::ids::is_valid_id;
 use crate::render;
+use crate::reply::{AppError, HResult};
 use crate::routes::Ctx;
 use crate::world::{Draft, MAX_POST_SIZE};
 

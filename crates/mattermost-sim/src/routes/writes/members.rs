@@ -6,12 +6,14 @@
 use serde_json::Value;
 
 use super::decode::first_value;
-use super::{app_error, created, invalid, missing_account, status_ok};
-use crate::http::{AppError, HResult, now_ms};
+use super::replies::{app_error, created, invalid, missing_account, status_ok};
+use crate::clock::now_ms;
 use crate::ids::is_valid_id;
 use crate::render;
+use crate::reply::{AppError, HResult};
 use crate::routes::{Ctx, team_not_found};
-use crate::world::{ChannelMember, Perm};
+use crate::world::ChannelMember;
+use crate::world::perms::Perm;
 
 /// `api4/channel.go` `maxListSize`.
 const MAX_LIST_SIZE: usize = 1000;

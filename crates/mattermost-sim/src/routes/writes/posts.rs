@@ -5,12 +5,15 @@
 use serde_json::{Map, Value};
 
 use super::decode::{Fields, WrongType, runes, struct_body};
-use super::{app_error, created, invalid, invalid_app_param, status_ok};
-use crate::http::{AppError, HResult, Reply, now_ms};
+use super::replies::{app_error, created, invalid, invalid_app_param, status_ok};
+use crate::clock::now_ms;
 use crate::params::parse_bool;
 use crate::render::{self, PostOpts};
+use crate::reply::{AppError, HResult, Reply};
 use crate::routes::Ctx;
-use crate::world::{Channel, MAX_POST_SIZE, NewPost, Perm, Post, World, parse_hashtags};
+use crate::world::perms::Perm;
+use crate::world::posting::{NewPost, parse_hashtags};
+use crate::world::{Channel, MAX_POST_SIZE, Post, World};
 
 /// `model.PostHashtagsMaxRunes`.
 const HASHTAGS_MAX_RUNES: usize = 1000;

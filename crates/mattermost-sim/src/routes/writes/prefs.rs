@@ -5,8 +5,9 @@
 use serde_json::Value;
 
 use super::decode::{Fields, first_value, runes};
-use super::{app_error, status_ok};
-use crate::http::{AppError, HResult, now_ms};
+use super::replies::{app_error, status_ok};
+use crate::clock::now_ms;
+use crate::reply::{AppError, HResult};
 use crate::routes::Ctx;
 use crate::world::Preference;
 

@@ -4,11 +4,14 @@
 use serde_json::json;
 
 use super::decode::{Fields, WrongType, struct_body};
-use super::{app_error, status_ok};
-use crate::http::{AppError, HResult, Reply, now_ms};
+use super::replies::{app_error, status_ok};
+use crate::clock::now_ms;
 use crate::ids::is_valid_id;
+use crate::reply::{AppError, HResult, Reply};
 use crate::routes::Ctx;
-use crate::world::{Perm, World, is_system_emoji};
+use crate::world::World;
+use crate::world::emoji::is_system_emoji;
+use crate::world::perms::Perm;
 
 /// `model.EmojiNameMaxLength`.
 const EMOJI_NAME_MAX_LENGTH: usize = 64;

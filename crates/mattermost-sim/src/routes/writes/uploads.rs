@@ -5,12 +5,14 @@
 
 use serde_json::{Value, json};
 
-use super::{app_error, created, invalid};
-use crate::http::{AppError, HResult, now_ms};
+use super::replies::{app_error, created, invalid};
+use crate::clock::now_ms;
 use crate::ids::is_valid_id;
 use crate::render;
+use crate::reply::{AppError, HResult};
 use crate::routes::Ctx;
-use crate::world::{FileInfo, Perm};
+use crate::world::FileInfo;
+use crate::world::perms::Perm;
 
 /// `api4/file.go` `maxMultipartFormDataBytes`: a form value is read up to 10 KiB.
 const MAX_FORM_VALUE: usize = 10 * 1024;

@@ -5,11 +5,13 @@ use serde_json::{Value, json};
 
 use super::decode::{Fields, WrongType, runes, struct_body};
 use super::reactions::custom_emoji_exists;
-use super::{app_error, missing_account, status_ok};
-use crate::http::{AppError, HResult, Reply, now_ms};
+use super::replies::{app_error, missing_account, status_ok};
+use crate::clock::now_ms;
 use crate::render;
+use crate::reply::{AppError, HResult, Reply};
 use crate::routes::Ctx;
-use crate::world::{Preference, is_system_emoji};
+use crate::world::Preference;
+use crate::world::emoji::is_system_emoji;
 
 /// `model.CustomStatusTextMaxRunes`.
 const CUSTOM_STATUS_TEXT_MAX_RUNES: usize = 100;
