@@ -176,7 +176,7 @@ fn answer(tool: &str, result: &ElicitResult) -> Result<(), ToolError> {
 
 /// The answer to this call's question, when the client retried it with one (2026-07-28).
 fn response<A>(input: &Input<A>) -> Option<Result<ElicitResult, ToolError>> {
-    let raw = input.client.input_responses.as_ref()?.get(KEY)?;
+    let raw = input.call.input_responses.as_ref()?.get(KEY)?;
     Some(serde_json::from_value::<ElicitResult>(raw.clone()).map_err(|e| {
         ToolError::new(
             ErrorKind::Refused,
@@ -191,7 +191,7 @@ fn response<A>(input: &Input<A>) -> Option<Result<ElicitResult, ToolError>> {
 /// Called first by every tool that asks: a retried call whose answer is a decline, a cancel or an
 /// unticked box ends here, before any request reaches Mattermost.
 pub fn preflight<A>(input: &Input<A>) -> Result<(), Stop> {
-    if input.client.confirm_writes == ConfirmWrites::Never {
+    if input.call.confirm_writes == ConfirmWrites::Never {
         return Ok(());
     }
     match response(input) {
@@ -222,7 +222,7 @@ fn form(question: &Question) -> Result<ElicitRequestParams, ToolError> {
 /// go ahead; declined, cancelled, unticked, unable to ask, or (2026-07-28) asked now and to be answered
 /// by a retried call: an error or the input-required result, and nothing must be sent.
 pub async fn ask<A>(cx: &Ctx, input: &Input<A>, question: &Question) -> Result<Confirmed, Stop> {
-    let client = &input.client;
+    let client = &input.call;
     if client.confirm_writes == ConfirmWrites::Never {
         return Ok(Confirmed::NotAsked);
     }
@@ -271,7 +271,7 @@ fn stateless<A>(input: &Input<A>, question: &Question, bound: &str) -> Result<Co
             "this server has no key to seal the question with",
         ))
     })?;
-    match (response(input), input.client.request_state.as_deref()) {
+    match (response(input), input.call.request_state.as_deref()) {
         (Some(result), Some(state)) => {
             answer(tool, &result?)?;
             let sealed: Sealed = codec.open_json_with(state, bound.as_bytes()).map_err(|e| {

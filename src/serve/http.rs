@@ -5,12 +5,12 @@
 
 use crate::mattermost::Mattermost;
 use crate::serve::auth::Auth;
-use crate::serve::handler::Shared;
 use crate::serve::inflight::{Held, InFlight};
 use crate::serve::oauth;
 use crate::serve::reply::{self, Body};
 use crate::serve::sessions::Owners;
 use crate::serve::settings::{HttpSettings, Origin};
+use crate::server::Server;
 use http::{HeaderMap, Method, Request, Response, StatusCode, header};
 use http_body_util::BodyExt;
 use progenitor_client::ClientInfo;
@@ -30,7 +30,7 @@ const READY_FOR: Duration = Duration::from_secs(2);
 pub struct App {
     pub settings: HttpSettings,
     pub auth: Auth,
-    pub mcp: StreamableHttpService<Shared, LocalSessionManager>,
+    pub mcp: StreamableHttpService<Arc<Server>, LocalSessionManager>,
     pub owners: Owners,
     pub inflight: Arc<InFlight>,
     pub mm: Arc<Mattermost>,
@@ -62,7 +62,7 @@ impl App {
     pub fn new(
         settings: HttpSettings,
         auth: Auth,
-        mcp: StreamableHttpService<Shared, LocalSessionManager>,
+        mcp: StreamableHttpService<Arc<Server>, LocalSessionManager>,
         mm: Arc<Mattermost>,
     ) -> App {
         let owners = Owners::new(settings.session_dir.clone());

@@ -5,7 +5,6 @@
 //! 2026-07-28), and the listener.
 
 pub mod auth;
-pub mod handler;
 pub mod http;
 pub mod inflight;
 pub mod limits;
@@ -48,12 +47,14 @@ pub fn app(
         max_age: people::MAX_AGE,
         cache_bytes: settings.cache_bytes,
     }));
-    let server = handler::Shared(Arc::new(Server::new(
+    // One server shared by every session (rmcp serves `Arc<Server>` as a handler), so a request
+    // costs no rebuilding of the tool list.
+    let server = Arc::new(Server::new(
         People::PerRequest,
         offer,
         page_size,
         config.budget,
-    )));
+    ));
     let mut mcp_config = StreamableHttpServerConfig::default()
         .disable_allowed_hosts()
         .disable_allowed_origins()

@@ -232,5 +232,5 @@ pub fn describe(e: &Entry, offered: &[&'static Tool]) -> Described {
 
 async fn run(_cx: &Ctx, input: Input<Args>) -> Result<Described, ToolError> {
     let e = super::entry(&input.args.operation)?;
-    Ok(describe(e, &input.client.offered))
+    Ok(describe(e, &input.call.offered))
 }

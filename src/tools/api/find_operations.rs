@@ -184,7 +184,7 @@ pub fn found(e: &Entry, offered: &[&'static Tool]) -> FoundOperation {
 
 async fn run(_cx: &Ctx, input: Input<Args>) -> Result<Page<FoundOperation>, ToolError> {
     let after = input.position::<After>()?;
-    let offered = input.client.offered.clone();
+    let offered = input.call.offered.clone();
     let query = Query::new(&input.args.query);
     let matches: Vec<Keyed<FoundOperation>> = operations::catalog()
         .operations

@@ -88,7 +88,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Deleted, Stop> {
         ],
     };
     let confirmed = confirm::ask(cx, &input, &question).await?;
-    if confirmed == Confirmed::ByPerson && !input.client.stateless() {
+    if confirmed == Confirmed::ByPerson && !input.call.stateless() {
         let now = common::read_post(cx, post.id()).await?;
         let now_replies = if now.root().is_none() {
             now.reply_count.unwrap_or(0).max(0)

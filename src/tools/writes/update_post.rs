@@ -129,7 +129,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Edited, Stop> {
         ],
     };
     let confirmed = confirm::ask(cx, &input, &question).await?;
-    let now = if confirmed == Confirmed::ByPerson && !input.client.stateless() {
+    let now = if confirmed == Confirmed::ByPerson && !input.call.stateless() {
         common::read_post(cx, post.id()).await?
     } else {
         post.clone()
