@@ -14,6 +14,7 @@
 //! | search capped | [`search_capped`] | post and file search: page 0 of at most 100 per term group, marked `capped` |
 //! | file items | [`file_items`] | a shared file's items (lines, PDF pages, rows, slides, entries) by item and byte, pages bounded in items and JSON bytes |
 
+pub mod by_operation;
 pub mod cursor;
 pub mod envelope;
 pub mod file_items;
@@ -53,8 +54,8 @@ pub enum Strategy {
     SearchCapped,
     /// [`file_items`]
     FileItems,
-    /// By how Mattermost pages the operation called (the operation gateway's `tools::api::answers`:
-    /// walked by offset or by key, or read once and cut into pages).
+    /// By how Mattermost pages the operation called (the operation gateway: [`by_operation`] cuts an
+    /// answer into pages, `tools::api::walks` walks it by offset or by key, or reads it once).
     ByOperation,
 }
 
@@ -72,7 +73,7 @@ impl Strategy {
             Strategy::SavedPosts => "paging::saved_posts",
             Strategy::SearchCapped => "paging::search_capped",
             Strategy::FileItems => "paging::file_items",
-            Strategy::ByOperation => "tools::api::answers",
+            Strategy::ByOperation => "paging::by_operation",
         }
     }
 }

@@ -5,10 +5,12 @@
 //! asked as the writing tools ask. What they share is here: the operation argument, naming an
 //! operation in any spelling, and which offered tools already cover an operation.
 
-pub mod answers;
 pub mod call_operation;
 pub mod describe_operation;
 pub mod find_operations;
+mod params;
+mod request;
+mod walks;
 
 use crate::args::{Arg, Kind};
 use crate::calls::Call;

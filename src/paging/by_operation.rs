@@ -16,8 +16,6 @@
 
 use crate::paging::cursor::{Fields, Position as CursorPosition, Reader};
 use base64::Engine;
-use schemars::JsonSchema;
-use serde::Serialize;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
@@ -320,32 +318,7 @@ pub fn page(shaped: &Shaped, position: Option<&Position>, limit: usize) -> Cut {
     }
 }
 
-/// What `call_operation` says beside the items.
-#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
-pub struct Called {
-    /// The request sent: method, path with its values, query.
-    pub request: String,
-    /// Mattermost's HTTP status (0 when the page came from the answer kept for the cursor chain).
-    pub status: u16,
-    /// What Mattermost answered: `list`, `object`, `scalar`, `text`, `bytes` or `empty`.
-    pub answer: String,
-    /// The other fields of the object that wrapped the list (`next_post_id`, `total_count`, ...).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub meta: Option<Map<String, Value>>,
-    /// How Mattermost pages it, and what that means for the pages.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub paging_note: Option<String>,
-    /// What this page holds of an object or bytes larger than a page.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub part: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub content_type: Option<String>,
-    /// A write: how it was cleared (`by_person`, or `not_asked` with MATTERMOST_CONFIRM_WRITES=never).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub confirmed: Option<crate::confirm::Confirmed>,
-}
-
-/// The word for a shaped answer, as [`Called::answer`] gives it.
+/// The word for a shaped answer, as the gateway's answer gives it.
 pub fn kind_of(shaped: &Shaped) -> &'static str {
     match shaped {
         Shaped::List { .. } => "list",

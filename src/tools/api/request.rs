@@ -1,0 +1,258 @@
+//! One request of the gateway: the request as the model and the person read it, sending it once, its
+//! failure as a tool error, Mattermost's answer read for paging, and the question asked before a write
+//! (exactly what will be sent, bound to every parameter).
+
+use crate::confirm::Question;
+use crate::context::Ctx;
+use crate::error::About;
+use crate::error::{ErrorKind, ToolError};
+use crate::mattermost::MmError;
+use crate::mattermost::operations::{
+    self, Access, Answer as Reply, BODY, DispatchError, Entry, PagingKind, Params,
+};
+use crate::paging::by_operation::{self, Shaped};
+use serde_json::{Map, Value, json};
+
+pub(super) fn shown_value(v: &Value) -> String {
+    v.as_str()
+        .map(str::to_string)
+        .unwrap_or_else(|| v.to_string())
+}
+
+/// The request as sent: method, path with its values, and the query.
+pub(super) fn request_of(e: &Entry, params: &Params) -> String {
+    let mut path = e.path.clone();
+    let mut query = Vec::new();
+    for p in &e.params {
+        let Some(v) = params.get(&p.name).filter(|v| !v.is_null()) else {
+            continue;
+        };
+        match p.location.as_str() {
+            "path" => path = path.replace(&format!("{{{}}}", p.name), &shown_value(v)),
+            "query" => query.push(format!("{}={}", p.name, shown_value(v))),
+            _ => {}
+        }
+    }
+    if query.is_empty() {
+        format!("{} {path}", e.method)
+    } else {
+        format!("{} {path}?{}", e.method, query.join("&"))
+    }
+}
+
+/// Sends the operation once with `params`, reading at most `cap` bytes of a binary answer.
+pub(super) async fn send(
+    cx: &Ctx,
+    e: &Entry,
+    params: &Params,
+    cap: usize,
+) -> Result<(Reply, String), ToolError> {
+    let request = request_of(e, params);
+    match operations::call_capped(&cx.mm.api, &e.id, params, cap).await {
+        Ok(reply) => Ok((reply, request)),
+        Err(d) => Err(failed(cx, e, d, &request)),
+    }
+}
+
+/// A failure as the model reads it: what was refused and why, and what to do next.
+pub(super) fn failed(cx: &Ctx, e: &Entry, d: DispatchError, request: &str) -> ToolError {
+    let error = match d {
+        DispatchError::Mattermost { error, .. } => error,
+        other => {
+            return ToolError::bad_argument(other.to_string()).with("operation", json!(e.id));
+        }
+    };
+    let unsure = e.access == Access::Write && error.may_not_have_arrived();
+    let needs = if super::admin_only(e) {
+        " It needs a system administrator.".to_string()
+    } else if !e.permissions.required.is_empty() {
+        format!(
+            " It needs the permission {}.",
+            e.permissions.required.join(", ")
+        )
+    } else {
+        String::new()
+    };
+    let mut err = match error {
+        MmError::Api { status: 403, id, message, .. } => ToolError::new(
+            ErrorKind::Forbidden,
+            format!(
+                "Mattermost refused {request} for you (403 {id}: {message}).{needs} Nothing was changed; ask someone \
+                 who has the permission, or use another operation."
+            ),
+        ),
+        MmError::Api { status: 404, id, message, .. } => ToolError::new(
+            ErrorKind::NotFound,
+            format!(
+                "Mattermost answered {request} with 404 ({id}: {message}): an id in params may be wrong, or name \
+                 something you cannot see. Find the id with a list or search tool and call again."
+            ),
+        ),
+        MmError::Api { status: 501, id, message, .. } => ToolError::new(
+            ErrorKind::Disabled,
+            format!(
+                "{} is not available on this Mattermost (501 {id}: {message}): the feature is off or needs a \
+                 licence. Nothing was changed.",
+                e.id
+            ),
+        ),
+        MmError::Api { status, id, message, request_id } if status >= 500 => ToolError::new(
+            ErrorKind::MattermostFailed,
+            format!(
+                "Mattermost failed on {request} ({status} {id}: {message}; request id {request_id}). Try again in a \
+                 moment; if it keeps failing, give the request id to the Mattermost administrator."
+            ),
+        )
+        .with("status", json!(status)),
+        MmError::Api { status, id, message, .. } => ToolError::new(
+            ErrorKind::MattermostRefused,
+            format!(
+                "Mattermost refused {request} ({status} {id}: {message}). Check params against describe_operation {} \
+                 and call again.",
+                e.id
+            ),
+        )
+        .with("status", json!(status)),
+        other => other.about("operation", &e.id, cx.url()),
+    };
+    if unsure {
+        err.message.push_str(
+            " The request may or may not have reached Mattermost: read back what it changes before trying again.",
+        );
+    }
+    err.with("operation", json!(e.id))
+}
+
+/// Mattermost's answer, read for paging: a list for an operation that lists (or an array), otherwise
+/// as it is.
+pub(super) fn shape(e: &Entry, reply: Reply) -> (Shaped, u16, Option<String>) {
+    match reply {
+        Reply::Json { status, value } => {
+            let listing = e.paging.kind != PagingKind::None || value.is_array();
+            let shaped = match (listing, by_operation::list_of(&value), value) {
+                (true, Some((items, meta)), _) => Shaped::List { items, meta },
+                (_, _, Value::Object(map)) => Shaped::Object(map),
+                (_, _, Value::Array(items)) => Shaped::List {
+                    items,
+                    meta: Map::new(),
+                },
+                (_, _, other) => Shaped::Scalar(other),
+            };
+            (shaped, status, None)
+        }
+        Reply::Empty { status } => (Shaped::Empty, status, None),
+        Reply::Bytes {
+            status,
+            content_type,
+            bytes,
+            truncated,
+        } => (
+            Shaped::Bytes {
+                content_type: content_type.clone(),
+                bytes,
+                cut: truncated,
+            },
+            status,
+            content_type,
+        ),
+    }
+}
+
+/// JSON with its object keys sorted, so that the same parameters always bind the same confirmation.
+pub(super) fn canonical(v: &Value) -> String {
+    match v {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            let parts: Vec<String> = keys
+                .iter()
+                .map(|k| format!("{}:{}", Value::String((*k).clone()), canonical(&map[*k])))
+                .collect();
+            format!("{{{}}}", parts.join(","))
+        }
+        Value::Array(list) => format!(
+            "[{}]",
+            list.iter().map(canonical).collect::<Vec<_>>().join(",")
+        ),
+        other => other.to_string(),
+    }
+}
+
+/// The most characters of a body a question shows; a longer one is cut there, saying how much more it
+/// holds (what is confirmed is the whole of it: the answer is bound to every parameter).
+pub(super) const SHOWN_BODY: usize = 4000;
+
+/// What the person is asked before a write: the method, the path with its values, the query and the
+/// body, exactly as they will be sent.
+pub(super) fn question(e: &Entry, params: &Params) -> Question {
+    let request = request_of(e, params);
+    let body = match params.get(BODY).filter(|b| !b.is_null()) {
+        Some(b) => {
+            let pretty = serde_json::to_string_pretty(b).unwrap_or_else(|_| b.to_string());
+            let count = pretty.chars().count();
+            if count > SHOWN_BODY {
+                let head: String = pretty.chars().take(SHOWN_BODY).collect();
+                format!(
+                    "\n\nBody (its first {SHOWN_BODY} of {count} characters):\n{}",
+                    crate::confirm::shown(&format!("{head}…"))
+                )
+            } else {
+                format!("\n\nBody:\n{}", crate::confirm::shown(&pretty))
+            }
+        }
+        None => String::new(),
+    };
+    let admin = if super::admin_only(e) {
+        " It is an administrator's operation."
+    } else {
+        ""
+    };
+    Question {
+        action: format!("Send {} {}", e.method, e.path),
+        text: format!(
+            "Send this request to Mattermost as you ({}, {})?\n\n{request}{body}\n\nIt changes something in \
+             Mattermost, which others may see.{admin}",
+            e.id,
+            e.tags.first().map(String::as_str).unwrap_or("api")
+        ),
+        binding: vec![e.id.clone(), canonical(&Value::Object(params.clone()))],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(v: Value) -> Params {
+        v.as_object().cloned().unwrap_or_default()
+    }
+
+    fn of(id: &str) -> &'static Entry {
+        operations::catalog().get(id).expect("in the catalog")
+    }
+
+    #[test]
+    fn a_question_shows_the_method_the_path_with_its_values_and_the_body() {
+        let e = of("CreateIncomingWebhook");
+        let p = params(
+            json!({"body": {"channel_id": "abcdefghijklmnopqrstuvwxyz", "display_name": "Deploys"}}),
+        );
+        let q = question(e, &p);
+        assert!(q.text.contains("POST /api/v4/hooks/incoming"), "{}", q.text);
+        assert!(
+            q.text.contains("\"display_name\": \"Deploys\""),
+            "{}",
+            q.text
+        );
+        let reordered = params(
+            json!({"body": {"display_name": "Deploys", "channel_id": "abcdefghijklmnopqrstuvwxyz"}}),
+        );
+        assert_eq!(
+            q.binding,
+            question(e, &reordered).binding,
+            "bound to the parameters, not their order"
+        );
+        let r = request_of(of("GetChannel"), &params(json!({"channel_id": "abc"})));
+        assert_eq!(r, "GET /api/v4/channels/abc");
+    }
+}
