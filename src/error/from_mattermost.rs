@@ -2,7 +2,7 @@
 //! at fault, which value named nothing, which request of Mattermost's failed (its error id and request
 //! id), or that the address does not answer as Mattermost.
 
-use super::{ErrorKind, ToolError, quote};
+use super::tool_error::{ErrorKind, ToolError, quote};
 use mattermost_client::MmError;
 use serde_json::json;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -11,10 +11,9 @@
 //! the JSON.
 //!
 //! Also here: the `resource_link` blocks tool answers carry ([`links`]), completion of the templates'
-//! arguments ([`complete`]), and the content a tool adds beside its JSON answer ([`extra`]).
+//! arguments ([`complete`]); the content a tool adds beside its JSON answer is `crate::tool::extra`.
 
 pub mod complete;
-pub mod extra;
 pub mod links;
 
 use crate::error::{ErrorKind, ToolError, quote};

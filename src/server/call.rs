@@ -3,14 +3,14 @@
 //! the time budget, progress and cancellation) — and what a failure means for the call (the budget,
 //! the cancellation, whether calling again loses anything), shaped as an error result.
 
-use super::Server;
+use super::state::Server;
 use crate::args;
 use crate::context::Ctx;
 use crate::error::{ErrorKind, ToolError};
 use crate::inventory;
 use crate::mattermost::call::{CallScope, Cancelled, Progress};
 use crate::paging::cursor::{self, Binding};
-use crate::resources::extra;
+use crate::tool::extra;
 use crate::tool::{CallContext, Raw, Stop, Tool};
 use rmcp::RoleServer;
 use rmcp::model::{CallToolResult, ContentBlock, ProgressNotificationParam};
@@ -226,7 +226,7 @@ impl Server {
             input_responses: None,
             request_state: None,
             confirm_writes: self.offer.confirm_writes,
-            offered: self.offered.clone(),
+            covering: self.covering.clone(),
         }
     }
 }

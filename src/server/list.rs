@@ -1,7 +1,6 @@
 //! `tools/list`: the MCP form of each offered tool (its description with a list's page sizes, its
 //! input and output schemas, its annotations) and its pages, by `--page-size`, behind an opaque cursor.
 
-use super::Server;
 use crate::args;
 use crate::paging::cursor::{self, Binding, Fields};
 use crate::tool::{Answer, Tool};
@@ -63,41 +62,36 @@ fn list_binding() -> Binding {
     Binding::new(LIST_CURSOR, &serde_json::Map::new(), "")
 }
 
-impl Server {
-    /// The tools this server lists, in the MCP form.
-    pub fn listed(&self) -> &[rmcp::model::Tool] {
-        &self.listed
+/// One page of `tools/list`.
+pub(super) fn page(
+    listed: &[rmcp::model::Tool],
+    page_size: usize,
+    cursor: Option<&str>,
+) -> Result<ListToolsResult, ErrorData> {
+    let start = match cursor {
+        None => 0,
+        Some(c) => cursor::decode(c, &list_binding(), &[])
+            .ok()
+            .and_then(|f| cursor::position::<ListPosition>(&f).ok())
+            .map(|p| p.0)
+            .filter(|o| *o <= listed.len())
+            .ok_or_else(|| {
+                ErrorData::invalid_params(
+                    "Invalid cursor: it is not a tools/list cursor of this server; list the tools again without a cursor.",
+                    None,
+                )
+            })?,
+    };
+    if page_size == 0 {
+        return Ok(ListToolsResult::with_all_items(listed[start..].to_vec()));
     }
-
-    /// One page of `tools/list`.
-    pub fn list_page(&self, cursor: Option<&str>) -> Result<ListToolsResult, ErrorData> {
-        let start = match cursor {
-            None => 0,
-            Some(c) => cursor::decode(c, &list_binding(), &[])
-                .ok()
-                .and_then(|f| cursor::position::<ListPosition>(&f).ok())
-                .map(|p| p.0)
-                .filter(|o| *o <= self.listed.len())
-                .ok_or_else(|| {
-                    ErrorData::invalid_params(
-                        "Invalid cursor: it is not a tools/list cursor of this server; list the tools again without a cursor.",
-                        None,
-                    )
-                })?,
-        };
-        if self.page_size == 0 {
-            return Ok(ListToolsResult::with_all_items(
-                self.listed[start..].to_vec(),
-            ));
-        }
-        let end = (start + self.page_size).min(self.listed.len());
-        let mut result = ListToolsResult::with_all_items(self.listed[start..end].to_vec());
-        if end < self.listed.len() {
-            result.next_cursor = Some(cursor::encode(
-                &list_binding(),
-                &cursor::fields_of(&ListPosition(end)),
-            ));
-        }
-        Ok(result)
+    let end = (start + page_size).min(listed.len());
+    let mut result = ListToolsResult::with_all_items(listed[start..end].to_vec());
+    if end < listed.len() {
+        result.next_cursor = Some(cursor::encode(
+            &list_binding(),
+            &cursor::fields_of(&ListPosition(end)),
+        ));
     }
+    Ok(result)
 }

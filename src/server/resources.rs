@@ -1,7 +1,7 @@
 //! Tools run for a resource read or a completion, as the person of the request: the resource layer
 //! names a tool and its arguments, and the call runs as any tool call does.
 
-use super::Server;
+use super::state::Server;
 use crate::context::Ctx;
 use crate::error::ToolError;
 use crate::mattermost::call::{CallScope, Cancelled};

@@ -1,7 +1,7 @@
 //! Channels as tools show them: what a channel is, and, for the person's own channels, what is unread
 //! and mentions them there.
 
-use super::is_false;
+use super::fields::is_false;
 use crate::mattermost::facts::{ChannelFacts, ChannelKind};
 use crate::mattermost::types;
 use crate::time::rfc3339;

@@ -53,7 +53,9 @@ impl FileItem {
             time: rfc3339(f.create_at.unwrap_or(0)),
             author_id: author.is_none().then_some(user),
             author,
-            permalink: post_id.as_deref().map(|p| super::permalink(base_url, p)),
+            permalink: post_id
+                .as_deref()
+                .map(|p| super::post::permalink(base_url, p)),
             post_id,
             channel_id: None,
             channel: None,

@@ -1,6 +1,6 @@
 //! People as tools show them: who they are ([`UserItem`]) and their presence ([`StatusItem`]).
 
-use super::is_false;
+use super::fields::is_false;
 use crate::mattermost::facts::UserFacts;
 use crate::mattermost::types;
 use crate::time::rfc3339;

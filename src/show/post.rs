@@ -4,7 +4,7 @@
 //! extra request). Permalinks are given
 //! once per page as a pattern ([`permalink_pattern`]), not per post.
 
-use super::{cut, is_false};
+use super::fields::{cut, is_false};
 use crate::mattermost::facts::PostFacts;
 use crate::mattermost::types;
 use crate::time::{rfc3339, rfc3339_seconds};

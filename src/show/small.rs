@@ -1,8 +1,8 @@
 //! The smaller objects tools show: a team, a followed thread, a draft, a custom emoji, and a post's
 //! reactions grouped by emoji.
 
+use super::fields::{cut, is_false};
 use super::post::{MESSAGE_CUT, PostItem, Shown};
-use super::{cut, is_false};
 use crate::mattermost::facts::TeamFacts;
 use crate::mattermost::types;
 use crate::time::rfc3339;

@@ -3,13 +3,39 @@
 //! server checked it ([`Raw`]) and as the tool's code reads it ([`Input`]: typed arguments, limit,
 //! cursor position), and the running call's progress, cancellation and request count.
 
-use super::Tool;
 use crate::error::{ErrorKind, ToolError};
 use crate::paging::cursor::{self, Binding, Fields, Position};
 use rmcp::model::InputResponses;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use std::sync::Arc;
+
+/// Which offered tools already cover an operation, by its id (the server knows what it offers; a
+/// call asks).
+#[derive(Clone)]
+pub struct Covering(Arc<CoversFn>);
+
+/// What names the tools covering an operation.
+type CoversFn = dyn Fn(&str) -> Vec<&'static str> + Send + Sync;
+
+impl Covering {
+    /// The tools `covers` names for each operation.
+    pub fn new(covers: impl Fn(&str) -> Vec<&'static str> + Send + Sync + 'static) -> Covering {
+        Covering(Arc::new(covers))
+    }
+
+    /// The offered tools that cover `operation`.
+    pub fn of(&self, operation: &str) -> Vec<&'static str> {
+        (self.0)(operation)
+    }
+}
+
+impl Default for Covering {
+    /// No tool covers anything.
+    fn default() -> Covering {
+        Covering::new(|_| Vec::new())
+    }
+}
 
 /// How the call came in: the client that sent it (to ask the person, to notify), and what it said
 /// besides the arguments.
@@ -27,9 +53,9 @@ pub struct CallContext {
     pub request_state: Option<String>,
     /// Whether writes others will see ask the person first (`MATTERMOST_CONFIRM_WRITES`).
     pub confirm_writes: crate::config::ConfirmWrites,
-    /// The tools this server offers (the operation gateway names those that already cover an
-    /// operation).
-    pub offered: Arc<[&'static Tool]>,
+    /// Which of the tools this server offers already cover an operation (the operation gateway
+    /// names them).
+    pub covering: Covering,
 }
 
 impl CallContext {

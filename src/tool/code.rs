@@ -84,15 +84,17 @@ pub fn envelope<I: Serialize, X: Serialize>(
 #[macro_export]
 macro_rules! one {
     ($run:path => $out:ty) => {
-        $crate::tool::Code {
+        $crate::tool::code::Code {
             run: |cx, raw| {
                 Box::pin(async move {
                     let (input, binding) = raw.typed()?;
-                    let out: $out = $run(cx, input).await.map_err($crate::tool::Stop::from)?;
-                    $crate::tool::answer(binding.tool, &out)
+                    let out: $out = $run(cx, input)
+                        .await
+                        .map_err($crate::tool::code::Stop::from)?;
+                    $crate::tool::code::answer(binding.tool, &out)
                 })
             },
-            output: $crate::tool::output_schema::<$out>,
+            output: $crate::tool::schema::output_schema::<$out>,
             plan: None,
         }
     };
@@ -104,16 +106,16 @@ macro_rules! one {
 #[macro_export]
 macro_rules! list {
     ($run:path => $item:ty, $extra:ty) => {
-        $crate::tool::Code {
+        $crate::tool::code::Code {
             run: |cx, raw| {
                 Box::pin(async move {
                     let (input, binding) = raw.typed()?;
                     let page: $crate::paging::envelope::Page<$item, $extra> =
-                        $run(cx, input).await.map_err($crate::tool::Stop::from)?;
-                    $crate::tool::envelope(page, &binding)
+                        $run(cx, input).await.map_err($crate::tool::code::Stop::from)?;
+                    $crate::tool::code::envelope(page, &binding)
                 })
             },
-            output: $crate::tool::output_schema::<$crate::paging::envelope::Envelope<$item, $extra>>,
+            output: $crate::tool::schema::output_schema::<$crate::paging::envelope::Envelope<$item, $extra>>,
             plan: None,
         }
     };

@@ -1,157 +1,76 @@
-//! The shape of the code: the top-level modules of `src/` depend on each other one way only (no import
-//! cycle), and every tool lives in its own file under `src/tools/<area>/`.
+//! The shape of the code, held here so that it is a rule and not a habit:
 //!
-//! A module's dependencies are read from its source: every `crate::<module>` it names outside its
-//! `#[cfg(test)]` parts. `cargo test --test integration architecture -- --nocapture` prints the graph.
+//! - the top-level modules of `src/` depend on each other one way only, and the layers that matter
+//!   most never reach up;
+//! - no loop between the files of any folder, in the server and in every crate of the workspace (the
+//!   simulator included);
+//! - every tool lives in its own file under `src/tools/<toolset>/`; no tool file imports another tool
+//!   file, no toolset imports another's, and what they share (`src/tools/shared/`) imports no toolset.
+//!
+//! Dependencies are read from the sources (`graph`). `cargo test --test integration architecture --
+//! --nocapture` prints the graphs.
 
+mod graph;
+
+use graph::{File, ModPath, OWN, cycles, files, folder_graph, folders};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            rust_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push(p);
-        }
-    }
+fn server_files() -> Vec<File> {
+    let all = files(&Path::new(ROOT).join("src"));
+    assert!(
+        all.len() >= 100,
+        "only {} files found under src/",
+        all.len()
+    );
+    all
 }
 
-/// The top-level module a file of `src/` belongs to (`src/tools/posts/x.rs` → `tools`).
-fn module_of(src: &Path, file: &Path) -> Option<String> {
-    let rel = file.strip_prefix(src).ok()?;
-    let first = rel.components().next()?.as_os_str().to_str()?;
-    let name = first.strip_suffix(".rs").unwrap_or(first);
-    (name != "lib" && name != "main").then(|| name.to_string())
+fn path(p: &[&str]) -> ModPath {
+    p.iter().map(|s| s.to_string()).collect()
 }
 
-/// The source without its test parts and comments: a `#[cfg(test)]` item at the file's top level ends
-/// the file's production code (tests sit at the end of each file here), and a module named in a comment
-/// is not a dependency.
-fn production(text: &str) -> String {
-    let code = match text.find("\n#[cfg(test)]") {
-        Some(at) => &text[..at],
-        None => text,
-    };
-    code.lines()
-        .filter(|l| !l.trim_start().starts_with("//"))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// The top-level modules named as `crate::<module>` (or `$crate::<module>` in macros).
-fn named_modules(text: &str, modules: &BTreeSet<String>) -> BTreeSet<String> {
-    let mut found = BTreeSet::new();
-    for (at, _) in text.match_indices("crate::") {
-        let rest = &text[at + "crate::".len()..];
-        let name: String = rest
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect();
-        if modules.contains(&name) {
-            found.insert(name);
-        }
+fn show(title: &str, edges: &BTreeMap<String, BTreeSet<String>>) {
+    println!("{title}:");
+    for (m, deps) in edges {
+        println!(
+            "  {m} -> {}",
+            deps.iter().cloned().collect::<Vec<_>>().join(", ")
+        );
     }
-    // `use crate::{a, b::c}` groups.
-    for (at, _) in text.match_indices("crate::{") {
-        let rest = &text[at + "crate::{".len()..];
-        let group = rest.split('}').next().unwrap_or("");
-        for part in group.split(',') {
-            let name: String = part
-                .trim()
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                .collect();
-            if modules.contains(&name) {
-                found.insert(name);
-            }
-        }
-    }
-    found
-}
-
-fn graph() -> BTreeMap<String, BTreeSet<String>> {
-    let src = Path::new(ROOT).join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    let modules: BTreeSet<String> = files.iter().filter_map(|f| module_of(&src, f)).collect();
-    assert!(modules.len() >= 10, "only {} modules found", modules.len());
-    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for f in &files {
-        let Some(m) = module_of(&src, f) else {
-            continue;
-        };
-        let text = std::fs::read_to_string(f).unwrap_or_default();
-        let deps = named_modules(&production(&text), &modules);
-        let entry = edges.entry(m.clone()).or_default();
-        entry.extend(deps.into_iter().filter(|d| *d != m));
-    }
-    edges
-}
-
-/// A cycle through `start`, if there is one.
-fn cycle_from(start: &str, edges: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
-    fn walk(
-        node: &str,
-        start: &str,
-        edges: &BTreeMap<String, BTreeSet<String>>,
-        path: &mut Vec<String>,
-        seen: &mut BTreeSet<String>,
-    ) -> bool {
-        for next in edges.get(node).into_iter().flatten() {
-            if next == start {
-                path.push(next.clone());
-                return true;
-            }
-            if seen.insert(next.clone()) {
-                path.push(next.clone());
-                if walk(next, start, edges, path, seen) {
-                    return true;
-                }
-                path.pop();
-            }
-        }
-        false
-    }
-    let mut path = vec![start.to_string()];
-    let mut seen = BTreeSet::new();
-    walk(start, start, edges, &mut path, &mut seen).then_some(path)
 }
 
 #[test]
 fn the_top_level_modules_depend_on_each_other_one_way_only() {
-    let edges = graph();
-    for (m, deps) in &edges {
-        println!(
-            "{m} -> {}",
-            deps.iter().cloned().collect::<Vec<_>>().join(", ")
-        );
-    }
-    let cycles: Vec<String> = edges
-        .keys()
-        .filter_map(|m| cycle_from(m, &edges))
-        .map(|c| c.join(" -> "))
-        .collect();
+    let edges = folder_graph(&server_files(), &Vec::new());
+    show("src", &edges);
     assert!(
-        cycles.is_empty(),
+        edges.len() >= 10,
+        "only {} top-level modules found",
+        edges.len()
+    );
+    let found = cycles(&edges);
+    assert!(
+        found.is_empty(),
         "import cycles between top-level modules:\n{}",
-        cycles.join("\n")
+        found.join("\n")
     );
     // The layers that matter most, stated outright.
     let never = [
         ("mattermost", "tools"),
         ("paging", "tool"),
         ("paging", "tools"),
+        ("paging", "confirm"),
         ("context", "paging"),
         ("resolve", "tool"),
         ("args", "paging"),
         ("show", "resolve"),
+        ("error", "tools"),
+        ("tools", "server"),
+        ("tools", "serve"),
+        ("tools", "resources"),
     ];
     for (from, to) in never {
         assert!(
@@ -161,17 +80,171 @@ fn the_top_level_modules_depend_on_each_other_one_way_only() {
     }
 }
 
+/// The folders of a crate whose files form a loop, each loop on a line.
+fn loops_in(files: &[File], crate_name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for folder in folders(files) {
+        let edges = folder_graph(files, &folder);
+        let name = if folder.is_empty() {
+            format!("{crate_name}/src")
+        } else {
+            format!("{crate_name}/src/{}", folder.join("/"))
+        };
+        show(&name, &edges);
+        for c in cycles(&edges) {
+            out.push(format!("{name}: {c}"));
+        }
+    }
+    out
+}
+
+#[test]
+fn no_folder_of_any_crate_has_a_loop_between_its_files() {
+    let mut found = loops_in(&server_files(), "mattermost-mcp");
+    for krate in [
+        "mattermost-client",
+        "mattermost-sim",
+        "mattermost-spec",
+        "attachment-reader",
+    ] {
+        let src = Path::new(ROOT).join("crates").join(krate).join("src");
+        let crate_files = files(&src);
+        assert!(
+            !crate_files.is_empty(),
+            "no sources under {}",
+            src.display()
+        );
+        found.extend(loops_in(&crate_files, krate));
+    }
+    assert!(
+        found.is_empty(),
+        "loops between the files of one folder ({OWN} is the folder's own file, mod.rs or the x.rs beside x/):\n{}",
+        found.join("\n")
+    );
+}
+
+/// The toolset folders under `src/tools/`, and the tool files in each (a file named after a tool of
+/// the inventory).
+fn toolsets() -> BTreeMap<String, BTreeSet<String>> {
+    let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for t in mattermost_mcp::inventory::tools() {
+        out.entry(area(t.toolset).to_string())
+            .or_default()
+            .insert(t.name.to_string());
+    }
+    out
+}
+
+fn area(t: mattermost_mcp::tool::Toolset) -> &'static str {
+    match t {
+        mattermost_mcp::tool::Toolset::People => "people",
+        mattermost_mcp::tool::Toolset::Teams => "teams",
+        mattermost_mcp::tool::Toolset::Channels => "channels",
+        mattermost_mcp::tool::Toolset::Posts => "posts",
+        mattermost_mcp::tool::Toolset::Files => "files",
+        mattermost_mcp::tool::Toolset::Writes => "writes",
+        mattermost_mcp::tool::Toolset::Api => "api",
+    }
+}
+
+/// What a file under `src/tools/` may not name, by the rules of the toolsets.
+fn tool_rule_breaks(files: &[File], toolsets: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
+    let tools = path(&["tools"]);
+    let mut out = Vec::new();
+    for f in files.iter().filter(|f| f.module.starts_with(&tools)) {
+        let Some(own) = f.module.get(1) else {
+            continue;
+        };
+        let own_tool = f
+            .module
+            .get(2)
+            .filter(|n| toolsets.get(own).is_some_and(|t| t.contains(n.as_str())));
+        for name in &f.names {
+            if !name.starts_with(&tools) {
+                continue;
+            }
+            let Some(other) = name.get(1) else {
+                continue;
+            };
+            let shown = format!(
+                "{} names crate::{}",
+                f.path.strip_prefix(ROOT).unwrap_or(&f.path).display(),
+                name.join("::")
+            );
+            if own == "shared" && toolsets.contains_key(other) {
+                out.push(format!("{shown}: the shared layer imports no toolset"));
+            } else if other != own && other != "shared" && toolsets.contains_key(other) {
+                out.push(format!("{shown}: a toolset imports no other toolset (move what both need to src/tools/shared/)"));
+            } else if other == own
+                && let Some(target) = name.get(2)
+                && toolsets
+                    .get(own)
+                    .is_some_and(|t| t.contains(target.as_str()))
+                && own_tool.is_none_or(|t| t != target)
+            {
+                out.push(format!("{shown}: a file imports no tool file (move what both need to a helper of the toolset)"));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn toolsets_cannot_reach_into_each_other() {
+    let files = server_files();
+    let toolsets = toolsets();
+    assert!(toolsets.len() >= 7, "toolsets: {:?}", toolsets.keys());
+    let found = tool_rule_breaks(&files, &toolsets);
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+#[test]
+fn the_toolset_rules_see_a_break() {
+    let toolsets = toolsets();
+    let file = |module: &[&str], names: &[&[&str]]| File {
+        path: Path::new(ROOT).join("src/x.rs"),
+        module: path(module),
+        names: names.iter().map(|n| path(n)).collect(),
+    };
+    let cases = [
+        file(
+            &["tools", "writes", "remove_reaction"],
+            &[&["tools", "writes", "add_reaction", "EMOJI"]],
+        ),
+        file(
+            &["tools", "channels", "common"],
+            &[&["tools", "teams", "common"]],
+        ),
+        file(
+            &["tools", "shared", "posts"],
+            &[&["tools", "posts", "common", "f"]],
+        ),
+    ];
+    for case in cases {
+        assert_eq!(
+            tool_rule_breaks(std::slice::from_ref(&case), &toolsets).len(),
+            1,
+            "{case:?}"
+        );
+    }
+    let fine = file(
+        &["tools", "writes", "remove_reaction"],
+        &[
+            &["tools", "writes", "reactions", "EMOJI"],
+            &["tools", "shared", "args", "POST"],
+        ],
+    );
+    assert!(tool_rule_breaks(&[fine], &toolsets).is_empty());
+}
+
 #[test]
 fn the_cycle_check_sees_a_cycle() {
     let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     edges.entry("a".into()).or_default().insert("b".into());
     edges.entry("b".into()).or_default().insert("c".into());
-    assert!(cycle_from("a", &edges).is_none());
+    assert!(cycles(&edges).is_empty());
     edges.entry("c".into()).or_default().insert("a".into());
-    assert_eq!(
-        cycle_from("a", &edges).map(|c| c.join(">")).as_deref(),
-        Some("a>b>c>a")
-    );
+    assert_eq!(cycles(&edges), vec!["a -> b -> c -> a".to_string()]);
 }
 
 #[test]
@@ -179,15 +252,7 @@ fn every_tool_lives_in_its_own_file_under_its_area() {
     let tools = mattermost_mcp::inventory::tools();
     assert!(tools.len() >= 2);
     for t in tools {
-        let area = match t.toolset {
-            mattermost_mcp::tool::Toolset::People => "people",
-            mattermost_mcp::tool::Toolset::Teams => "teams",
-            mattermost_mcp::tool::Toolset::Channels => "channels",
-            mattermost_mcp::tool::Toolset::Posts => "posts",
-            mattermost_mcp::tool::Toolset::Files => "files",
-            mattermost_mcp::tool::Toolset::Writes => "writes",
-            mattermost_mcp::tool::Toolset::Api => "api",
-        };
+        let area = area(t.toolset);
         let file = Path::new(ROOT).join(format!("src/tools/{area}/{}.rs", t.name));
         let text = std::fs::read_to_string(&file)
             .unwrap_or_else(|_| panic!("{} lives in {}", t.name, file.display()));

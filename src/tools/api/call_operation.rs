@@ -21,12 +21,12 @@
 
 use super::OPERATION;
 use super::params::check;
+use super::walks::Called;
 use super::walks::{by_key, by_offset, whole, write};
 use crate::args::{Arg, Kind, Limit};
 use crate::context::Ctx;
 use crate::error::ToolError;
 use crate::mattermost::operations::{Access, Entry, PagingKind};
-use super::walks::Called;
 use crate::paging::by_operation::Position;
 use crate::paging::{Page, Strategy};
 use crate::tool::{Answer, Asks, Code, Hints, Input, Plan, Stop, Tool, Toolset};

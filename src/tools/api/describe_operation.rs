@@ -8,6 +8,7 @@ use super::{OPERATION, how_paged};
 use crate::context::Ctx;
 use crate::error::ToolError;
 use crate::mattermost::operations::{Access, BODY, Entry};
+use crate::tool::call::Covering;
 use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
 use mattermost_spec::catalog::TypeInfo;
 use schemars::JsonSchema;
@@ -158,7 +159,7 @@ pub fn example(e: &Entry) -> Value {
 }
 
 /// An operation, described.
-pub fn describe(e: &Entry, offered: &[&'static Tool]) -> Described {
+pub fn describe(e: &Entry, covering: &Covering) -> Described {
     let params = e
         .params
         .iter()
@@ -219,10 +220,7 @@ pub fn describe(e: &Entry, offered: &[&'static Tool]) -> Described {
             note: e.paging.note.clone(),
             call_operation: how_paged(e),
         },
-        covered_by: super::covered_by(offered, &e.id)
-            .into_iter()
-            .map(str::to_string)
-            .collect(),
+        covered_by: covering.of(&e.id).into_iter().map(str::to_string).collect(),
         example: example(e),
         since: e.since.clone(),
         deprecated: e.deprecated,
@@ -232,5 +230,5 @@ pub fn describe(e: &Entry, offered: &[&'static Tool]) -> Described {
 
 async fn run(_cx: &Ctx, input: Input<Args>) -> Result<Described, ToolError> {
     let e = super::entry(&input.args.operation)?;
-    Ok(describe(e, &input.call.offered))
+    Ok(describe(e, &input.call.covering))
 }

@@ -9,6 +9,7 @@ use crate::error::ToolError;
 use crate::mattermost::operations::{self, Access, Entry};
 use crate::paging::whole_list::{self, After, Keyed, Order, SortKey};
 use crate::paging::{Page, Strategy};
+use crate::tool::call::Covering;
 use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -162,7 +163,7 @@ pub fn rank(e: &Entry, query: &Query) -> i64 {
 }
 
 /// An operation as `find_operations` lists it.
-pub fn found(e: &Entry, offered: &[&'static Tool]) -> FoundOperation {
+pub fn found(e: &Entry, covering: &Covering) -> FoundOperation {
     FoundOperation {
         operation: e.id.clone(),
         method: e.method.clone(),
@@ -174,17 +175,14 @@ pub fn found(e: &Entry, offered: &[&'static Tool]) -> FoundOperation {
         },
         paging: e.paging.kind.as_str().into(),
         admin_only: super::admin_only(e),
-        covered_by: super::covered_by(offered, &e.id)
-            .into_iter()
-            .map(str::to_string)
-            .collect(),
+        covered_by: covering.of(&e.id).into_iter().map(str::to_string).collect(),
         not_callable: e.not_callable.clone(),
     }
 }
 
 async fn run(_cx: &Ctx, input: Input<Args>) -> Result<Page<FoundOperation>, ToolError> {
     let after = input.position::<After>()?;
-    let offered = input.call.offered.clone();
+    let covering = input.call.covering.clone();
     let query = Query::new(&input.args.query);
     let matches: Vec<Keyed<FoundOperation>> = operations::catalog()
         .operations
@@ -192,7 +190,7 @@ async fn run(_cx: &Ctx, input: Input<Args>) -> Result<Page<FoundOperation>, Tool
         .enumerate()
         .filter_map(|(i, e)| {
             let r = rank(e, &query);
-            (r > 0).then(|| Keyed::new(SortKey::Int(-r), format!("{i:04}"), found(e, &offered)))
+            (r > 0).then(|| Keyed::new(SortKey::Int(-r), format!("{i:04}"), found(e, &covering)))
         })
         .collect();
     let sorted = whole_list::sort(matches, Order::Ascending);

@@ -4,7 +4,6 @@
 //! offset, one or two Mattermost pages per call ([`by_offset`]); a `before`/`after` list by the id of
 //! the last item shown ([`by_key`]).
 
-use super::call_operation::Args;
 use super::params::set;
 use super::request::{question, send, shape};
 use crate::confirm;
@@ -14,9 +13,9 @@ use crate::mattermost::operations::{Entry, PagingKind, Params};
 use crate::paging::Page;
 use crate::paging::by_operation::{self, Position, Shaped};
 use crate::tool::{Input, Stop};
-use serde_json::{Map, Value, json};
 use schemars::JsonSchema;
 use serde::Serialize;
+use serde_json::{Map, Value, json};
 use std::sync::Arc;
 
 /// What is kept of an answer for its cursor chain.
@@ -67,9 +66,9 @@ pub(super) fn note(e: &Entry) -> Option<String> {
 
 /// A read answered whole: read once, cut into pages, kept for the cursor chain; read again when a
 /// later page finds it no longer kept.
-pub(super) async fn whole(
+pub(super) async fn whole<A>(
     cx: &Ctx,
-    input: &Input<Args>,
+    input: &Input<A>,
     e: &Entry,
     params: &Params,
     position: Option<Position>,
@@ -113,9 +112,9 @@ pub(super) async fn whole(
 }
 
 /// A write: asked, sent once, its answer paged (kept for the cursor chain, never sent for again).
-pub(super) async fn write(
+pub(super) async fn write<A>(
     cx: &Ctx,
-    input: &Input<Args>,
+    input: &Input<A>,
     e: &Entry,
     params: &Params,
     position: Option<Position>,
@@ -191,9 +190,9 @@ pub(super) fn wrong_cursor(e: &Entry) -> ToolError {
 /// A list Mattermost pages by `page`/`per_page` (or an offset `page`), walked by offset in items: the
 /// page of `limit` items at the cursor's offset, from one Mattermost page or two when the offset falls
 /// inside one.
-pub(super) async fn by_offset(
+pub(super) async fn by_offset<A>(
     cx: &Ctx,
-    input: &Input<Args>,
+    input: &Input<A>,
     e: &Entry,
     params: &Params,
     position: Option<Position>,
@@ -278,9 +277,9 @@ pub(super) async fn by_offset(
 
 /// A list Mattermost pages by `before`/`after` an item's id: back from the newest (or from a `before`
 /// given), or forward from an `after` given, `limit` items a page, continued from the last item shown.
-pub(super) async fn by_key(
+pub(super) async fn by_key<A>(
     cx: &Ctx,
-    input: &Input<Args>,
+    input: &Input<A>,
     e: &Entry,
     params: &Params,
     position: Option<Position>,

@@ -1,0 +1,150 @@
+//! The MCP methods the server answers, as rmcp's `ServerHandler`: the server's description and
+//! capabilities, `tools/list` and `tools/call`, resources (templates, reads), completion and prompts.
+
+use super::call;
+use super::list;
+use super::resources::Caller;
+use super::state::{INSTRUCTIONS, Server};
+use crate::resources as published;
+use crate::tool::{CallContext, Stop};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
+    GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
+    ListResourceTemplatesResult, ListToolsResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        let capabilities = ServerCapabilities::builder()
+            .enable_completions()
+            .enable_prompts()
+            .enable_resources()
+            .enable_tools()
+            .build();
+        ServerConfig::new(capabilities)
+            .with_server_info(Implementation::new(
+                "mattermost-mcp",
+                env!("CARGO_PKG_VERSION"),
+            ))
+            .with_instructions(INSTRUCTIONS)
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _cx: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        list::page(
+            &self.listed,
+            self.page_size,
+            request.as_ref().and_then(|r| r.cursor.as_deref()),
+        )
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        rcx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let Some(tool) = self.tool(&request.name) else {
+            if let Some(e) = self.refusal(&request.name) {
+                return Ok(call::error_result(&request.name, &e).into());
+            }
+            let names: Vec<&str> = self.tools.iter().map(|t| t.name).collect();
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "There is no tool `{}`; the tools are: {}.",
+                    request.name,
+                    names.join(", ")
+                ),
+                None,
+            ));
+        };
+        let cx = self.people.of(&rcx)?;
+        let client = CallContext {
+            peer: Some(rcx.peer.clone()),
+            protocol: rcx.protocol_version(),
+            capabilities: rcx.client_capabilities(),
+            input_responses: request.input_responses.clone(),
+            request_state: request.request_state.clone(),
+            confirm_writes: self.offer.confirm_writes,
+            covering: self.covering.clone(),
+        };
+        let (outcome, blocks) = self
+            .run_request(&cx, tool, request.arguments.as_ref(), client, &rcx)
+            .await;
+        Ok(match outcome {
+            Ok(value) => {
+                let links = published::links::of(tool.name, &value);
+                let mut result = CallToolResult::structured(value);
+                result.content.extend(blocks);
+                result.content.extend(links);
+                result.into()
+            }
+            Err(Stop::NeedsInput(ask)) => CallToolResponse::InputRequired(*ask),
+            Err(Stop::Error(e)) => call::error_result(tool.name, &e).into(),
+        })
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _rcx: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Ok(ListResourceTemplatesResult::with_all_items(
+            published::templates(|tool| self.tool(tool).is_some()),
+        ))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        rcx: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let target = published::target(&request.uri)?;
+        let caller = Caller {
+            server: self,
+            cx: self.people.of(&rcx)?,
+            rcx: &rcx,
+        };
+        let (answer, blocks) =
+            published::Runner::run_tool(&caller, target.template.tool, target.args)
+                .await
+                .map_err(|e| published::error(&e))?;
+        Ok(published::contents(&request.uri, answer, blocks).into())
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        rcx: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        let caller = Caller {
+            server: self,
+            cx: self.people.of(&rcx)?,
+            rcx: &rcx,
+        };
+        published::complete::complete(&caller, &request).await
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _rcx: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Ok(ListPromptsResult::with_all_items(crate::prompts::list(
+            &self.offer,
+        )))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _rcx: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        crate::prompts::get(&self.offer, &request.name, request.arguments.as_ref()).map(Into::into)
+    }
+}
