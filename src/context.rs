@@ -111,7 +111,7 @@ impl KeptLists {
 
 /// One person's context.
 pub struct Ctx {
-    pub mm: Arc<Mattermost>,
+    mm: Arc<Mattermost>,
     token: Secret,
     me: tokio::sync::OnceCell<types::User>,
     usernames: Mutex<HashMap<String, String>>,
@@ -142,6 +142,24 @@ impl Ctx {
         &self.token
     }
 
+    /// The generated client, to build a request with: `cx.call(cx.api().get_user().user_id("me").send(),
+    /// "user", "me")` reads the answer as a tool error about the user `me`, and `cx.send(...)` as
+    /// Mattermost's own error ([`MmError`]) for code that tells its failures apart. This is the one
+    /// way tool code reaches Mattermost.
+    pub fn api(&self) -> &crate::mattermost::Client {
+        self.mm.api()
+    }
+
+    /// Awaits a generated request, reading its failure as Mattermost's error.
+    pub async fn send<T>(
+        &self,
+        request: impl Future<
+            Output = Result<ResponseValue<T>, progenitor_client::Error<types::AppError>>,
+        >,
+    ) -> Result<ResponseValue<T>, MmError> {
+        send(request).await
+    }
+
     /// The Mattermost server's root, as configured.
     pub fn url(&self) -> &str {
         &self.mm.url
@@ -162,7 +180,7 @@ impl Ctx {
     pub async fn me(&self) -> Result<&types::User, ToolError> {
         self.me
             .get_or_try_init(|| async {
-                self.call(self.mm.api.get_user().user_id("me").send(), "user", "me")
+                self.call(self.mm.api().get_user().user_id("me").send(), "user", "me")
                     .await
             })
             .await
@@ -199,29 +217,19 @@ impl Ctx {
         if let Some(v) = fresh(&self.my_channels) {
             return Ok(v);
         }
-        let list = match send(
-            self.mm
-                .api
-                .get_channels_for_user()
-                .user_id("me")
-                .include_deleted(true)
-                .send(),
-        )
-        .await
-        {
-            Ok(list) => list.into_inner(),
-            // A person with no channels: the server streams the list, and when its first batch finds
-            // nothing it has already written `[`, so the answer is a 200 whose body is `[` and an
-            // AppError (`app.channel.get_channels.not_found.app_error`), not JSON
-            // (mattermost-list-semantics.md §8). It means the empty list.
-            Err(MmError::NotMattermost {
-                status: 200,
-                detail,
-                ..
-            }) if detail.contains("get_channels.not_found") => Vec::new(),
-            Err(e) => return Err(self.fail(e, "channels of the user", "me")),
-        };
+        let list = self.read_my_channels(Some(true)).await?;
         Ok(keep(&self.my_channels, list))
+    }
+
+    /// The person's own channels read afresh (GetChannelsForUser, one request; archived ones with
+    /// `include_deleted`), not the list kept for name lookups.
+    pub async fn read_my_channels(
+        &self,
+        include_deleted: Option<bool>,
+    ) -> Result<Vec<types::Channel>, ToolError> {
+        crate::mattermost::channels_for_user(self.mm.api(), include_deleted)
+            .await
+            .map_err(|e| self.fail(e, "channels of the user", "me"))
     }
 
     /// The person's teams (GetTeamsForUser, one request), reused for a few seconds.
@@ -231,7 +239,7 @@ impl Ctx {
         }
         let list = self
             .call(
-                self.mm.api.get_teams_for_user().user_id("me").send(),
+                self.mm.api().get_teams_for_user().user_id("me").send(),
                 "teams of the user",
                 "me",
             )
@@ -304,7 +312,11 @@ impl Ctx {
         }
         let users: Vec<types::User> = self
             .call(
-                self.mm.api.get_users_by_ids().body(missing.clone()).send(),
+                self.mm
+                    .api()
+                    .get_users_by_ids()
+                    .body(missing.clone())
+                    .send(),
                 "users",
                 &missing.join(","),
             )

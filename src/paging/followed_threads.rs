@@ -25,7 +25,7 @@
 
 use crate::context::Ctx;
 use crate::error::{ErrorKind, ToolError};
-use crate::mattermost::{Maybe, send, types::UserThread};
+use crate::mattermost::{Maybe, types::UserThread};
 
 /// Mattermost's largest page.
 pub const PER_PAGE: usize = 200;
@@ -90,22 +90,22 @@ async fn fetch(
         From::Before(id) => (Some(id), None),
         From::After(id) => (None, Some(id)),
     };
-    let answer = send(
-        cx.mm
-            .api
-            .get_user_threads()
-            .user_id("me")
-            .team_id(&s.team_id)
-            .maybe(after, |b, v| b.after(v))
-            .maybe(before, |b, v| b.before(v))
-            .maybe(s.exclude_direct.then_some(true), |b, v| b.exclude_direct(v))
-            .per_page(PER_PAGE as i64)
-            .maybe(s.unread.then_some(true), |b, v| b.unread(v))
-            .send(),
-    )
-    .await
-    .map_err(|e| cx.fail(e, "followed threads of team", &s.team_id))?
-    .into_inner();
+    let answer = cx
+        .send(
+            cx.api()
+                .get_user_threads()
+                .user_id("me")
+                .team_id(&s.team_id)
+                .maybe(after, |b, v| b.after(v))
+                .maybe(before, |b, v| b.before(v))
+                .maybe(s.exclude_direct.then_some(true), |b, v| b.exclude_direct(v))
+                .per_page(PER_PAGE as i64)
+                .maybe(s.unread.then_some(true), |b, v| b.unread(v))
+                .send(),
+        )
+        .await
+        .map_err(|e| cx.fail(e, "followed threads of team", &s.team_id))?
+        .into_inner();
     Ok((answer.threads.unwrap_or_default(), answer.total))
 }
 

@@ -16,7 +16,7 @@ use super::cursor::{self, Fields, Reader};
 use crate::context::Ctx;
 use crate::error::ToolError;
 use crate::mattermost::facts::{self, PostFacts};
-use crate::mattermost::{Maybe, send, types::Post};
+use crate::mattermost::{Maybe, types::Post};
 
 /// Mattermost's largest page.
 pub const MAX_PER_PAGE: u32 = 200;
@@ -116,24 +116,24 @@ pub async fn fetch(
         Mode::Since(t) => (None, None, Some(*t)),
     };
     let roots = q.roots_only.then_some(true);
-    let list = send(
-        cx.mm
-            .api
-            .get_posts_for_channel()
-            .channel_id(&q.channel_id)
-            .maybe(after, |b, v| b.after(v))
-            .maybe(before, |b, v| b.before(v))
-            .maybe(roots, |b, v| b.collapsed_threads(v))
-            .maybe(roots, |b, v| b.collapsed_threads_extended(v))
-            .page(0)
-            .per_page(i64::from(per_page.min(MAX_PER_PAGE)))
-            .maybe(since, |b, v| b.since(v))
-            .skip_fetch_threads(true)
-            .send(),
-    )
-    .await
-    .map_err(|e| cx.fail(e, "channel", &q.channel_id))?
-    .into_inner();
+    let list = cx
+        .send(
+            cx.api()
+                .get_posts_for_channel()
+                .channel_id(&q.channel_id)
+                .maybe(after, |b, v| b.after(v))
+                .maybe(before, |b, v| b.before(v))
+                .maybe(roots, |b, v| b.collapsed_threads(v))
+                .maybe(roots, |b, v| b.collapsed_threads_extended(v))
+                .page(0)
+                .per_page(i64::from(per_page.min(MAX_PER_PAGE)))
+                .maybe(since, |b, v| b.since(v))
+                .skip_fetch_threads(true)
+                .send(),
+        )
+        .await
+        .map_err(|e| cx.fail(e, "channel", &q.channel_id))?
+        .into_inner();
     let mut out = facts::ordered(list);
     match mode {
         // Mattermost orders every PostList newest first; an after-read is taken oldest first.

@@ -19,7 +19,7 @@
 
 use crate::context::Ctx;
 use crate::error::{ErrorKind, ToolError};
-use crate::mattermost::{send, types::Post};
+use crate::mattermost::types::Post;
 
 /// Mattermost's largest page.
 pub const PER_PAGE: usize = 200;
@@ -39,18 +39,18 @@ fn create_at(p: &Post) -> i64 {
 
 /// One request: the saved posts from row `offset`, newest first.
 async fn fetch(cx: &Ctx, offset: usize) -> Result<Vec<Post>, ToolError> {
-    let list = send(
-        cx.mm
-            .api
-            .get_flagged_posts_for_user()
-            .user_id("me")
-            .page(offset as i64)
-            .per_page(PER_PAGE as i64)
-            .send(),
-    )
-    .await
-    .map_err(|e| cx.fail(e, "saved posts of the user", "me"))?
-    .into_inner();
+    let list = cx
+        .send(
+            cx.api()
+                .get_flagged_posts_for_user()
+                .user_id("me")
+                .page(offset as i64)
+                .per_page(PER_PAGE as i64)
+                .send(),
+        )
+        .await
+        .map_err(|e| cx.fail(e, "saved posts of the user", "me"))?
+        .into_inner();
     let mut by_id = list.posts.unwrap_or_default();
     let mut posts: Vec<Post> = list
         .order

@@ -17,10 +17,7 @@
 use super::whole_list::{Keyed, Order, SortKey, sort};
 use crate::context::Ctx;
 use crate::error::ToolError;
-use crate::mattermost::{
-    send,
-    types::{self, FileInfo, Post},
-};
+use crate::mattermost::types::{self, FileInfo, Post};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -65,7 +62,8 @@ pub async fn posts(cx: &Ctx, s: &Search<'_>) -> Result<Found<Post>, ToolError> {
                 page: 0,
                 per_page: CAP as i64,
             };
-            send(cx.mm.api.search_posts().team_id(team).body(body).send()).await
+            cx.send(cx.api().search_posts().team_id(team).body(body).send())
+                .await
         }
         None => {
             let body = types::SearchPostsInAllTeamsBody {
@@ -76,7 +74,8 @@ pub async fn posts(cx: &Ctx, s: &Search<'_>) -> Result<Found<Post>, ToolError> {
                 page: Some(0),
                 per_page: Some(CAP as i64),
             };
-            send(cx.mm.api.search_posts_in_all_teams().body(body).send()).await
+            cx.send(cx.api().search_posts_in_all_teams().body(body).send())
+                .await
         }
     }
     .map_err(|e| cx.fail(e, "search terms", s.terms))?
@@ -103,7 +102,8 @@ pub async fn files(cx: &Ctx, s: &Search<'_>) -> Result<Found<FileInfo>, ToolErro
                 page: 0,
                 per_page: CAP as i64,
             };
-            send(cx.mm.api.search_files().team_id(team).body(body).send()).await
+            cx.send(cx.api().search_files().team_id(team).body(body).send())
+                .await
         }
         None => {
             let body = types::SearchFiles2Body {
@@ -114,7 +114,7 @@ pub async fn files(cx: &Ctx, s: &Search<'_>) -> Result<Found<FileInfo>, ToolErro
                 page: 0,
                 per_page: CAP as i64,
             };
-            send(cx.mm.api.search_files2().body(body).send()).await
+            cx.send(cx.api().search_files2().body(body).send()).await
         }
     }
     .map_err(|e| cx.fail(e, "search terms", s.terms))?

@@ -19,7 +19,7 @@
 use super::cursor::{self, Fields, Reader};
 use crate::context::Ctx;
 use crate::error::ToolError;
-use crate::mattermost::{Maybe, send, types::Post};
+use crate::mattermost::{Maybe, types::Post};
 
 /// Mattermost's largest `perPage` for a thread (above it is a 400).
 pub const MAX_PER_PAGE: u32 = 200;
@@ -69,20 +69,20 @@ pub async fn page(
 ) -> Result<ThreadPage, ToolError> {
     let asked = from.map_or(post_id, |f| f.r.as_str());
     let per_page = i64::from(limit.clamp(1, MAX_PER_PAGE));
-    let list = send(
-        cx.mm
-            .api
-            .get_post_thread()
-            .post_id(asked)
-            .direction("down")
-            .maybe(from.map(|f| f.t), |b, t| b.from_create_at(t))
-            .maybe(from.map(|f| f.p.as_str()), |b, p| b.from_post(p))
-            .per_page(per_page)
-            .send(),
-    )
-    .await
-    .map_err(|e| cx.fail(e, "post", post_id))?
-    .into_inner();
+    let list = cx
+        .send(
+            cx.api()
+                .get_post_thread()
+                .post_id(asked)
+                .direction("down")
+                .maybe(from.map(|f| f.t), |b, t| b.from_create_at(t))
+                .maybe(from.map(|f| f.p.as_str()), |b, p| b.from_post(p))
+                .per_page(per_page)
+                .send(),
+        )
+        .await
+        .map_err(|e| cx.fail(e, "post", post_id))?
+        .into_inner();
     let mut by_id = list.posts.unwrap_or_default();
     let order = list.order.unwrap_or_default();
     let in_order: Vec<Post> = order.iter().filter_map(|id| by_id.remove(id)).collect();

@@ -8,7 +8,7 @@ use super::teams::{team_name_like, team_of};
 use crate::context::Ctx;
 use crate::error::{ErrorKind, ToolError, quote};
 use crate::ids::is_id;
-use crate::mattermost::{send, types};
+use crate::mattermost::types;
 use serde_json::json;
 
 pub(crate) fn channel_name_like(s: &str) -> bool {
@@ -119,16 +119,16 @@ async fn channel_once(
                 .is_none_or(|id| t.id.as_deref() == Some(id))
         }) {
             let tid = t.id.clone().unwrap_or_default();
-            match send(
-                cx.mm
-                    .api
-                    .get_channel_by_name()
-                    .team_id(&tid)
-                    .channel_name(wanted)
-                    .include_deleted(true)
-                    .send(),
-            )
-            .await
+            match cx
+                .send(
+                    cx.api()
+                        .get_channel_by_name()
+                        .team_id(&tid)
+                        .channel_name(wanted)
+                        .include_deleted(true)
+                        .send(),
+                )
+                .await
             {
                 Ok(c) => found.push((c.into_inner(), t.name.clone().unwrap_or_default())),
                 Err(e) if matches!(e.status(), Some(404 | 403)) => {}
@@ -165,7 +165,8 @@ async fn channel_from_url(cx: &Ctx, url: &str) -> Result<ResolvedChannel, ToolEr
     let path = url.split(['?', '#']).next().unwrap_or("");
     if path.contains("/pl/") {
         let id = post_id(url)?;
-        let p = send(cx.mm.api.get_post().post_id(&id).send())
+        let p = cx
+            .send(cx.api().get_post().post_id(&id).send())
             .await
             .map_err(|e| cx.fail(e, "post", url))?
             .into_inner();
@@ -182,18 +183,18 @@ async fn channel_from_url(cx: &Ctx, url: &str) -> Result<ResolvedChannel, ToolEr
     {
         let (team, name) = (parts[i - 1], parts[i + 1]);
         if team_name_like(team) && channel_name_like(name) {
-            let c = send(
-                cx.mm
-                    .api
-                    .get_channel_by_name_for_team_name()
-                    .team_name(team)
-                    .channel_name(name)
-                    .include_deleted(true)
-                    .send(),
-            )
-            .await
-            .map_err(|e| cx.fail(e, "channel", url))?
-            .into_inner();
+            let c = cx
+                .send(
+                    cx.api()
+                        .get_channel_by_name_for_team_name()
+                        .team_name(team)
+                        .channel_name(name)
+                        .include_deleted(true)
+                        .send(),
+                )
+                .await
+                .map_err(|e| cx.fail(e, "channel", url))?
+                .into_inner();
             return Ok(ResolvedChannel {
                 id: c.id.clone().unwrap_or_default(),
                 channel: Some(c),

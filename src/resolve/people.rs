@@ -5,7 +5,7 @@ use super::matching::{distance, unknown};
 use crate::context::Ctx;
 use crate::error::ToolError;
 use crate::ids::is_id;
-use crate::mattermost::{send, types};
+use crate::mattermost::types;
 
 /// Looks like an email address, in characters that cannot change a request's path.
 fn email_like(s: &str) -> bool {
@@ -50,7 +50,7 @@ pub async fn users(
         if is_id(t) {
             by_id.push((r.clone(), t.to_string()));
         } else if email_like(t) {
-            match send(cx.mm.api.get_user_by_email().email(t).send()).await {
+            match cx.send(cx.api().get_user_by_email().email(t).send()).await {
                 Ok(u) => found.push((r.clone(), u.into_inner())),
                 Err(e) if matches!(e.status(), Some(404 | 400)) => missing.push(r.clone()),
                 Err(e) => return Err(cx.fail(e, "user", r)),
@@ -61,7 +61,8 @@ pub async fn users(
     }
     if !by_id.is_empty() {
         let ids: Vec<String> = by_id.iter().map(|(_, id)| id.clone()).collect();
-        let list = send(cx.mm.api.get_users_by_ids().body(ids.clone()).send())
+        let list = cx
+            .send(cx.api().get_users_by_ids().body(ids.clone()).send())
             .await
             .map_err(|e| cx.fail(e, "users", &ids.join(",")))?
             .into_inner();
@@ -74,16 +75,11 @@ pub async fn users(
     }
     if !by_name.is_empty() {
         let names: Vec<String> = by_name.iter().map(|(_, n)| n.clone()).collect();
-        let list = send(
-            cx.mm
-                .api
-                .get_users_by_usernames()
-                .body(names.clone())
-                .send(),
-        )
-        .await
-        .map_err(|e| cx.fail(e, "users", &names.join(",")))?
-        .into_inner();
+        let list = cx
+            .send(cx.api().get_users_by_usernames().body(names.clone()).send())
+            .await
+            .map_err(|e| cx.fail(e, "users", &names.join(",")))?
+            .into_inner();
         for (r, n) in by_name {
             match list.iter().find(|u| {
                 u.username.as_deref().map(str::to_lowercase).as_deref() == Some(n.as_str())
@@ -131,7 +127,7 @@ async fn closest_usernames(cx: &Ctx, reference: &str) -> Result<Vec<String>, Too
         team_id: None,
         without_team: None,
     };
-    let list = match send(cx.mm.api.search_users().body(body).send()).await {
+    let list = match cx.send(cx.api().search_users().body(body).send()).await {
         Ok(l) => l.into_inner(),
         Err(_) => return Ok(Vec::new()),
     };

@@ -4,7 +4,7 @@ use super::matching::{Candidate, Matched, ambiguous, choose, unknown};
 use crate::context::Ctx;
 use crate::error::ToolError;
 use crate::ids::is_id;
-use crate::mattermost::{send, types};
+use crate::mattermost::types;
 use serde_json::json;
 
 /// Whether `s` could be a team's URL name: 2 to 64 lowercase letters, digits and `-`.
@@ -18,7 +18,8 @@ pub(crate) fn team_name_like(s: &str) -> bool {
 pub async fn team_of(cx: &Ctx, reference: &str) -> Result<types::Team, ToolError> {
     let r = reference.trim();
     if is_id(r) {
-        return send(cx.mm.api.get_team().team_id(r).send())
+        return cx
+            .send(cx.api().get_team().team_id(r).send())
             .await
             .map(|t| t.into_inner())
             .map_err(|e| cx.fail(e, "team", reference));
@@ -41,7 +42,7 @@ pub async fn team_of(cx: &Ctx, reference: &str) -> Result<types::Team, ToolError
         Matched::None(closest) => closest,
     };
     if team_name_like(r) {
-        match send(cx.mm.api.get_team_by_name().name(r).send()).await {
+        match cx.send(cx.api().get_team_by_name().name(r).send()).await {
             Ok(t) => return Ok(t.into_inner()),
             Err(e) if matches!(e.status(), Some(404 | 403)) => {}
             Err(e) => return Err(cx.fail(e, "team", reference)),

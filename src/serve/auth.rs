@@ -7,7 +7,7 @@
 use crate::config::Secret;
 use crate::context::Ctx;
 use crate::error::About;
-use crate::mattermost::{Mattermost, MmError, send, types};
+use crate::mattermost::{Mattermost, MmError, types};
 use crate::serve::limits::PersonLimits;
 use crate::serve::people::{Key, Person, Registry};
 use crate::serve::refusals::Refusals;
@@ -136,7 +136,7 @@ impl Auth {
         let asked = ctx.request_as_me(
             "GetUser",
             self.timeout,
-            send(ctx.mm.api.get_user().user_id("me").send()),
+            ctx.send(ctx.api().get_user().user_id("me").send()),
         );
         match asked.await {
             Ok(me) => Ok(me.into_inner()),

@@ -132,7 +132,7 @@ impl App {
         let url = format!("{}/api/v4/system/ping", self.mm.url);
         let r = match self
             .mm
-            .api
+            .api()
             .client()
             .get(&url)
             .timeout(Duration::from_secs(5))

@@ -4,7 +4,7 @@ use crate::config::Config;
 use crate::context::Ctx;
 use crate::error::About;
 use crate::inventory::Offer;
-use crate::mattermost::{self, MmError};
+use crate::mattermost::MmError;
 use crate::server::{People, Server};
 use rmcp::ServiceExt;
 use std::process::ExitCode;
@@ -29,7 +29,7 @@ pub async fn run(config: Config, offer: Offer, page_size: usize) -> ExitCode {
     let check = ctx.request_as_me(
         "GetUser",
         wait,
-        mattermost::send(ctx.mm.api.get_user().user_id("me").send()),
+        ctx.send(ctx.api().get_user().user_id("me").send()),
     );
     let checked = match tokio::time::timeout(wait, check).await {
         Ok(outcome) => outcome,

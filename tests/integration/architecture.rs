@@ -264,3 +264,36 @@ fn every_tool_lives_in_its_own_file_under_its_area() {
         );
     }
 }
+
+/// The files that name a path of the client crate that only the call context may use.
+fn reaching_past_the_context(files: &[File]) -> Vec<String> {
+    let only_context = [
+        path(&["mattermost", "send"]),
+        path(&["mattermost", "channels_for_user"]),
+        path(&["mattermost", "as_person"]),
+    ];
+    let mut out = Vec::new();
+    for f in files.iter().filter(|f| f.module != path(&["context"])) {
+        for name in f.names.iter().filter(|n| only_context.contains(n)) {
+            out.push(format!(
+                "{} names crate::{}: tool code reaches Mattermost through the call context (cx.call, cx.send, cx.api())",
+                f.path.strip_prefix(ROOT).unwrap_or(&f.path).display(),
+                name.join("::")
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn mattermost_is_reached_one_way_through_the_call_context() {
+    let files = server_files();
+    let found = reaching_past_the_context(&files);
+    assert!(found.is_empty(), "{}", found.join("\n"));
+    let breaking = File {
+        path: Path::new(ROOT).join("src/tools/x.rs"),
+        module: path(&["tools", "posts", "x"]),
+        names: [path(&["mattermost", "send"])].into_iter().collect(),
+    };
+    assert_eq!(reaching_past_the_context(&[breaking]).len(), 1);
+}

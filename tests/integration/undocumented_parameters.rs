@@ -3,7 +3,7 @@
 //! Each test is named in its override file's `test:` (a governance test keeps the two in step).
 
 use mattermost_mcp::config::{Config, Secret};
-use mattermost_mcp::mattermost::{Mattermost, Maybe, MmError, as_person_for_tests, types};
+use mattermost_mcp::mattermost::{Mattermost, Maybe, MmError, as_person, types};
 use mattermost_sim::{ChannelKind, Sim, World};
 use progenitor_client::ResponseValue;
 
@@ -62,12 +62,18 @@ async fn client(sim: &Sim, user: &str) -> Direct {
     }
 }
 
-/// Sends a generated request as the connection's person.
+/// Sends a generated request of `operation` as the connection's person.
 async fn send<T>(
     mm: &Direct,
+    operation: &'static str,
     request: impl Future<Output = Result<ResponseValue<T>, progenitor_client::Error<types::AppError>>>,
 ) -> Result<ResponseValue<T>, MmError> {
-    as_person_for_tests(&mm.token, mattermost_mcp::mattermost::send(request)).await
+    as_person(
+        &mm.token,
+        &[operation],
+        mattermost_mcp::mattermost::send(request),
+    )
+    .await
 }
 
 fn sent(sim: &Sim, name: &str, value: &str) -> bool {
@@ -89,7 +95,8 @@ async fn posts(
 ) -> types::PostList {
     send(
         mm,
-        mm.api
+        "GetPostsForChannel",
+        mm.api()
             .get_posts_for_channel()
             .channel_id(channel)
             .maybe(collapsed, |b, v| b.collapsed_threads(v))
@@ -212,7 +219,8 @@ async fn threads(
 ) -> Vec<String> {
     send(
         mm,
-        mm.api
+        "GetUserThreads",
+        mm.api()
             .get_user_threads()
             .user_id("me")
             .team_id(team)
@@ -310,7 +318,8 @@ async fn view_channel_reads_collapsed_threads_supported() {
     };
     send(
         &mm,
-        mm.api
+        "ViewChannel",
+        mm.api()
             .view_channel()
             .user_id("me")
             .body(view(Some(true)))
@@ -330,7 +339,8 @@ async fn view_channel_reads_collapsed_threads_supported() {
     sim.with_world(|w| w.post(&f.channel, &f.bob, T0 + 2, "news"));
     send(
         &mm,
-        mm.api
+        "ViewChannel",
+        mm.api()
             .view_channel()
             .user_id("me")
             .body(view(Some(false)))

@@ -218,9 +218,10 @@ async fn every_tool(protocol: Protocol) {
     assert_eq!(v["saved"], true);
     let saved = direct
         .send(
+            "GetFlaggedPostsForUser",
             direct
                 .mm
-                .api
+                .api()
                 .get_flagged_posts_for_user()
                 .user_id("me")
                 .send(),
@@ -276,9 +277,10 @@ async fn every_tool(protocol: Protocol) {
     assert_eq!(v["name"], "launch-planning", "{v}");
     let made = direct
         .send(
+            "GetChannel",
             direct
                 .mm
-                .api
+                .api()
                 .get_channel()
                 .channel_id(v["channel_id"].as_str().unwrap_or(""))
                 .send(),
@@ -297,7 +299,10 @@ async fn every_tool(protocol: Protocol) {
     assert_eq!(v["status"], "dnd", "{v}");
     assert_eq!(v["custom"]["emoji"], "headphones", "{v}");
     let status = direct
-        .send(direct.mm.api.get_user_status().user_id(&ids.alice).send())
+        .send(
+            "GetUserStatus",
+            direct.mm.api().get_user_status().user_id(&ids.alice).send(),
+        )
         .await
         .expect("the status reads back");
     assert_eq!(status.status.as_deref(), Some("dnd"));

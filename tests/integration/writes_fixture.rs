@@ -4,7 +4,7 @@
 
 use crate::harness::{self, Answer, Mcp, Protocol, Recorder};
 use mattermost_mcp::config::{Config, Secret};
-use mattermost_mcp::mattermost::{Mattermost, MmError, as_person_for_tests, types};
+use mattermost_mcp::mattermost::{Mattermost, MmError, as_person, types};
 use mattermost_sim::{ChannelKind, LoggedRequest, Sim, World};
 use progenitor_client::ResponseValue;
 use std::sync::Arc;
@@ -193,17 +193,22 @@ impl Direct {
 
     pub async fn send<T>(
         &self,
+        operation: &'static str,
         request: impl Future<
             Output = Result<ResponseValue<T>, progenitor_client::Error<types::AppError>>,
         >,
     ) -> Result<T, MmError> {
-        as_person_for_tests(&self.token, mattermost_mcp::mattermost::send(request))
-            .await
-            .map(ResponseValue::into_inner)
+        as_person(
+            &self.token,
+            &[operation],
+            mattermost_mcp::mattermost::send(request),
+        )
+        .await
+        .map(ResponseValue::into_inner)
     }
 
     pub async fn post(&self, id: &str) -> types::Post {
-        self.send(self.mm.api.get_post().post_id(id).send())
+        self.send("GetPost", self.mm.api().get_post().post_id(id).send())
             .await
             .expect("the post reads back")
     }

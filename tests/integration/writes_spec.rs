@@ -27,9 +27,10 @@ async fn create_post_reads_pending_post_id() {
     for _ in 0..2 {
         let p = alice
             .send(
+                "CreatePost",
                 alice
                     .mm
-                    .api
+                    .api()
                     .create_post()
                     .body(body(&ids.town, "with an id", Some(&pending)))
                     .send(),
@@ -46,9 +47,10 @@ async fn create_post_reads_pending_post_id() {
     for _ in 0..2 {
         let p = alice
             .send(
+                "CreatePost",
                 alice
                     .mm
-                    .api
+                    .api()
                     .create_post()
                     .body(body(&ids.town, "without", None))
                     .send(),
@@ -65,17 +67,19 @@ async fn get_client_config_reads_format() {
     let (w, _) = world();
     let sim = Sim::start(w).await.expect("sim");
     let alice = Direct::new(&sim, "alice");
-    let config = mattermost_mcp::mattermost::as_person_for_tests(
+    let config = mattermost_mcp::mattermost::as_person(
         &mattermost_mcp::config::Secret::new(sim.token("alice")),
-        alice.mm.api.get_client_config().format("old").send(),
+        &["GetClientConfig"],
+        alice.mm.api().get_client_config().format("old").send(),
     )
     .await
     .expect("format=old is served")
     .into_inner();
     assert_eq!(config.get("MaxPostSize").map(String::as_str), Some("16383"));
-    let without = mattermost_mcp::mattermost::as_person_for_tests(
+    let without = mattermost_mcp::mattermost::as_person(
         &mattermost_mcp::config::Secret::new(sim.token("alice")),
-        alice.mm.api.get_client_config().send(),
+        &["GetClientConfig"],
+        alice.mm.api().get_client_config().send(),
     )
     .await;
     assert!(

@@ -7,7 +7,7 @@
 //! the skip is printed whatever the output capture.
 
 use mattermost_mcp::config::Config;
-use mattermost_mcp::mattermost::{as_person_for_tests, send};
+use mattermost_mcp::mattermost::{as_person, send};
 use rmcp::model::CallToolRequestParams;
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
 use rmcp::{RoleClient, ServiceExt, service::RunningService};
@@ -337,10 +337,11 @@ async fn collapsed_threads_is_read_by_the_server(live: &Live, team: &str) -> Res
     })?;
     let mm = config.connect()?;
     let token = config.token.clone();
-    let all = as_person_for_tests(
+    let all = as_person(
         &token,
+        &["GetPostsForChannel"],
         send(
-            mm.api
+            mm.api()
                 .get_posts_for_channel()
                 .channel_id(&channel_id)
                 .page(0)
@@ -350,10 +351,11 @@ async fn collapsed_threads_is_read_by_the_server(live: &Live, team: &str) -> Res
     )
     .await
     .map_err(|e| format!("{e:?}"))?;
-    let roots = as_person_for_tests(
+    let roots = as_person(
         &token,
+        &["GetPostsForChannel"],
         send(
-            mm.api
+            mm.api()
                 .get_posts_for_channel()
                 .channel_id(&channel_id)
                 .collapsed_threads(true)

@@ -32,18 +32,11 @@ pub type Progress = Box<dyn Fn(u32, Option<u32>, String) + Send + Sync>;
 /// Whether the client has cancelled the call.
 pub type Cancelled = Box<dyn Fn() -> bool + Send + Sync>;
 
-/// Which operations a scope may send.
-#[derive(Debug, Clone)]
-pub enum Declared {
-    /// Exactly these (a tool's declaration, or the one operation the gateway was asked for).
-    Only(BTreeSet<String>),
-    /// Any operation: only for the project's own tests that talk to Mattermost directly.
-    AnyForTests,
-}
-
 pub struct CallScope {
     pub tool: &'static str,
-    declared: Declared,
+    /// The operations the scope may send (a tool's declaration, or the one operation the gateway was
+    /// asked for), by [`operation_key`].
+    declared: BTreeSet<String>,
     token: Secret,
     requests: AtomicU32,
     deadline: Instant,
@@ -74,7 +67,7 @@ impl CallScope {
     ) -> CallScope {
         CallScope {
             tool,
-            declared: Declared::Only(declared.into_iter().map(operation_key).collect()),
+            declared: declared.into_iter().map(operation_key).collect(),
             token,
             requests: AtomicU32::new(0),
             deadline: Instant::now() + budget,
@@ -84,13 +77,6 @@ impl CallScope {
             budget_bound: AtomicBool::new(false),
             last_answer: std::sync::Mutex::new(None),
         }
-    }
-
-    /// A scope that may send any operation, for tests that call Mattermost directly.
-    pub fn any_for_tests(token: Secret, budget: Duration) -> CallScope {
-        let mut scope = CallScope::new("test", token, [], budget);
-        scope.declared = Declared::AnyForTests;
-        scope
     }
 
     pub fn with_progress(mut self, progress: Option<Progress>) -> CallScope {
@@ -132,10 +118,7 @@ impl CallScope {
     }
 
     pub fn declares(&self, operation: &str) -> bool {
-        match &self.declared {
-            Declared::Only(set) => set.contains(&operation_key(operation)),
-            Declared::AnyForTests => true,
-        }
+        self.declared.contains(&operation_key(operation))
     }
 
     /// The token the scope's requests carry.

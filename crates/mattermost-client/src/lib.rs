@@ -59,12 +59,17 @@ impl std::fmt::Display for ConnectError {
 
 /// The connection to one Mattermost.
 pub struct Mattermost {
-    pub api: Client,
+    api: Client,
     /// The server root, as configured.
     pub url: String,
 }
 
 impl Mattermost {
+    /// The generated client, to build a request with (`mm.api().get_user().user_id("me").send()`).
+    pub fn api(&self) -> &Client {
+        &self.api
+    }
+
     /// The connection to the Mattermost at `options.url`: one HTTP client and connection pool for every
     /// person; each request carries its person's token from the call's scope ([`call`]).
     pub fn connect(options: &Options) -> Result<Mattermost, ConnectError> {
@@ -151,12 +156,15 @@ pub trait Maybe: Sized {
 
 impl<T> Maybe for T {}
 
-/// Runs `f` as the person whose token this is, allowed to send any operation: only for the project's
-/// own tests that call Mattermost directly, outside any tool.
-pub async fn as_person_for_tests<F: Future>(token: &Secret, f: F) -> F::Output {
-    std::sync::Arc::new(call::CallScope::any_for_tests(
+/// Runs `f` as the person whose token this is, in a call scope that may send only `operations`
+/// (named as the spec names them), as every tool call does: for code that calls Mattermost outside
+/// any tool (the project's tests). There is no scope that may send anything.
+pub async fn as_person<F: Future>(token: &Secret, operations: &[&'static str], f: F) -> F::Output {
+    std::sync::Arc::new(call::CallScope::new(
+        "direct",
         token.clone(),
-        std::time::Duration::from_secs(60),
+        operations.iter().copied(),
+        Duration::from_secs(60),
     ))
     .run(f)
     .await

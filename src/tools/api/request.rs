@@ -48,7 +48,7 @@ pub(super) async fn send(
     cap: usize,
 ) -> Result<(Reply, String), ToolError> {
     let request = request_of(e, params);
-    match operations::call_capped(&cx.mm.api, &e.id, params, cap).await {
+    match operations::call_capped(&cx.api(), &e.id, params, cap).await {
         Ok(reply) => Ok((reply, request)),
         Err(d) => Err(failed(cx, e, d, &request)),
     }

@@ -6,7 +6,7 @@
 use crate::context::Ctx;
 use crate::error::ToolError;
 use crate::mattermost::facts::ChannelFacts;
-use crate::mattermost::{send, types};
+use crate::mattermost::types;
 use crate::paging::Page;
 use crate::paging::whole_list::Keyed;
 use crate::show::ChannelItem;
@@ -87,9 +87,8 @@ pub async fn team_channels<A>(
         let channels = crate::paging::straddling_ties::read_all(
             |page, per_page| async move {
                 let answer = if archived {
-                    send(
-                        cx.mm
-                            .api
+                    cx.send(
+                        cx.api()
                             .get_deleted_channels_for_team()
                             .team_id(team_id)
                             .page(page)
@@ -98,9 +97,8 @@ pub async fn team_channels<A>(
                     )
                     .await
                 } else {
-                    send(
-                        cx.mm
-                            .api
+                    cx.send(
+                        cx.api()
                             .get_public_channels_for_team()
                             .team_id(team_id)
                             .page(page)

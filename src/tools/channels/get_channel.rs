@@ -13,7 +13,6 @@ use super::{CHANNEL, TEAM_OF_CHANNEL};
 use crate::calls::{Call, ME, MY_TEAMS, Source, USERNAMES};
 use crate::context::Ctx;
 use crate::error::ToolError;
-use crate::mattermost::send;
 use crate::resolve;
 use crate::show::ChannelItem;
 use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
@@ -80,19 +79,20 @@ struct Args {
 async fn run(cx: &Ctx, input: Input<Args>) -> Result<ChannelAnswer, ToolError> {
     let reference = input.args.channel.as_str();
     let id = resolve::channel_id(cx, reference, input.args.team.as_deref()).await?;
-    let c = send(cx.mm.api.get_channel().channel_id(&id).send())
+    let c = cx
+        .send(cx.api().get_channel().channel_id(&id).send())
         .await
         .map_err(|e| channel_error(cx, e, reference))?
         .into_inner();
-    let (member, counts_readable) = match send(
-        cx.mm
-            .api
-            .get_channel_member()
-            .channel_id(&id)
-            .user_id("me")
-            .send(),
-    )
-    .await
+    let (member, counts_readable) = match cx
+        .send(
+            cx.api()
+                .get_channel_member()
+                .channel_id(&id)
+                .user_id("me")
+                .send(),
+        )
+        .await
     {
         Ok(m) => (Some(m.into_inner()), true),
         // No `read_channel`: not a member, and the counts are closed too.
@@ -104,7 +104,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<ChannelAnswer, ToolError> {
     let member_count = if counts_readable {
         let stats = cx
             .call(
-                cx.mm.api.get_channel_stats().channel_id(&id).send(),
+                cx.api().get_channel_stats().channel_id(&id).send(),
                 "channel",
                 reference,
             )

@@ -7,7 +7,6 @@ use super::{CHANNEL, TEAM_OF_CHANNEL};
 use crate::calls::{Call, Source};
 use crate::context::Ctx;
 use crate::error::ToolError;
-use crate::mattermost::send;
 use crate::resolve;
 use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
 use crate::tools::shared::channels::refused;
@@ -56,7 +55,10 @@ struct Args {
 async fn run(cx: &Ctx, input: Input<Args>) -> Result<ChannelStats, ToolError> {
     let reference = input.args.channel.as_str();
     let id = resolve::channel_id(cx, reference, input.args.team.as_deref()).await?;
-    let s = match send(cx.mm.api.get_channel_stats().channel_id(&id).send()).await {
+    let s = match cx
+        .send(cx.api().get_channel_stats().channel_id(&id).send())
+        .await
+    {
         Ok(s) => s.into_inner(),
         Err(e) => return Err(refused(cx, e, &id, reference, "its counts").await),
     };

@@ -9,7 +9,7 @@ use super::{CHANNEL, TEAM_OF_CHANNEL};
 use crate::calls::{Call, Source, USERNAMES};
 use crate::context::Ctx;
 use crate::error::ToolError;
-use crate::mattermost::{send, types};
+use crate::mattermost::types;
 use crate::paging::pages_with_ties::read_pages;
 use crate::paging::{Page, Strategy};
 use crate::resolve;
@@ -114,16 +114,16 @@ async fn channel_members(
     reference: &str,
 ) -> Result<Vec<types::ChannelMember>, ToolError> {
     let fetch = |page: i64, per_page: i64| async move {
-        match send(
-            cx.mm
-                .api
-                .get_channel_members()
-                .channel_id(channel_id)
-                .page(page)
-                .per_page(per_page)
-                .send(),
-        )
-        .await
+        match cx
+            .send(
+                cx.api()
+                    .get_channel_members()
+                    .channel_id(channel_id)
+                    .page(page)
+                    .per_page(per_page)
+                    .send(),
+            )
+            .await
         {
             Ok(a) => Ok(a.into_inner()),
             Err(e) => Err(refused(cx, e, channel_id, reference, "its member list").await),

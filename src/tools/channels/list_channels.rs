@@ -141,9 +141,7 @@ async fn my_channels(
         None => None,
     };
     // Read afresh (not the person's channels kept for name lookups): this list is the picture of now.
-    let channels = crate::mattermost::channels_for_user(&cx.mm.api, None)
-        .await
-        .map_err(|e| cx.fail(e, "channels of the user", "me"))?;
+    let channels = cx.read_my_channels(None).await?;
     let teams = team_names(cx).await?;
     let read_teams: Vec<String> = match &team_id {
         Some(t) => vec![t.clone()],
@@ -186,8 +184,7 @@ async fn memberships(
     if team_ids.is_empty() {
         let all = read_pages(|page, per_page| async move {
             cx.call(
-                cx.mm
-                    .api
+                cx.api()
                     .get_channel_members_with_team_data_for_user()
                     .user_id("me")
                     .page(page)
@@ -228,8 +225,7 @@ async fn memberships(
         });
         let list = cx
             .call(
-                cx.mm
-                    .api
+                cx.api()
                     .get_channel_members_for_user()
                     .user_id("me")
                     .team_id(t)

@@ -16,7 +16,7 @@ use crate::calls::{Call, MY_CHANNELS, MY_TEAMS, Source};
 use crate::context::Ctx;
 use crate::error::{ErrorKind, ToolError, quote};
 use crate::mattermost::facts::{ChannelFacts, ChannelKind, TeamFacts};
-use crate::mattermost::{send, types};
+use crate::mattermost::types;
 use crate::paging::whole_list::{self, After, Keyed, Order};
 use crate::paging::{Page, Strategy};
 use crate::resolve;
@@ -93,15 +93,15 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Page<ChannelItem>, ToolErro
     let mut capped = false;
     let body = types::SearchChannelsBody { term: term.clone() };
     for t in &teams {
-        let list = match send(
-            cx.mm
-                .api
-                .search_channels()
-                .team_id(t.id())
-                .body(body.clone())
-                .send(),
-        )
-        .await
+        let list = match cx
+            .send(
+                cx.api()
+                    .search_channels()
+                    .team_id(t.id())
+                    .body(body.clone())
+                    .send(),
+            )
+            .await
         {
             Ok(list) => list.into_inner(),
             Err(e) if e.status() == Some(404) => return Err(not_in_team(t)),

@@ -22,7 +22,7 @@ use crate::context::Ctx;
 use crate::error::{ErrorKind, ToolError, quote};
 use crate::ids::is_id;
 use crate::mattermost::facts::FileFacts;
-use crate::mattermost::{send, types::FileInfo};
+use crate::mattermost::types::FileInfo;
 use crate::paging::cursor::{self, Fields, Reader};
 use crate::paging::file_items::{self, Part};
 use crate::paging::{Page, Strategy};
@@ -460,7 +460,7 @@ async fn info_of(cx: &Ctx, given: &str) -> Result<FileInfo, ToolError> {
         Named::File(id) => file_info(cx, &id, given).await,
         Named::Post(post_id) => {
             let post = cx
-                .call(cx.mm.api.get_post().post_id(&post_id).send(), "post", given)
+                .call(cx.api().get_post().post_id(&post_id).send(), "post", given)
                 .await?;
             let described: Vec<FileInfo> = post
                 .metadata
@@ -489,7 +489,7 @@ async fn info_of(cx: &Ctx, given: &str) -> Result<FileInfo, ToolError> {
 
 /// A file's description (GetFileInfo); a file id no file has is told apart from a post's id.
 async fn file_info(cx: &Ctx, id: &str, given: &str) -> Result<FileInfo, ToolError> {
-    match send(cx.mm.api.get_file_info().file_id(id).send()).await {
+    match cx.send(cx.api().get_file_info().file_id(id).send()).await {
         Ok(info) => Ok(info.into_inner()),
         Err(e) if e.status() == Some(404) => Err(ToolError::new(
             ErrorKind::NotFound,
@@ -541,7 +541,8 @@ async fn described(cx: &Ctx, info: &FileInfo) -> Result<FileItem, ToolError> {
 
 /// The file's content, at most `max` bytes; `None` when it holds more.
 async fn download(cx: &Ctx, id: &str, name: &str, max: u64) -> Result<Option<Vec<u8>>, ToolError> {
-    let answer = send(cx.mm.api.get_file().file_id(id).send())
+    let answer = cx
+        .send(cx.api().get_file().file_id(id).send())
         .await
         .map_err(|e| cx.fail(e, "file", id))?;
     let mut stream = answer.into_inner_stream();

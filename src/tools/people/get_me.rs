@@ -5,7 +5,6 @@ use crate::calls::ME;
 use crate::context::Ctx;
 use crate::error::ToolError;
 use crate::mattermost::facts::UserFacts;
-use crate::mattermost::send;
 use crate::time::rfc3339;
 use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
 use schemars::JsonSchema;
@@ -61,7 +60,8 @@ pub struct Me {
 struct Args {}
 
 async fn run(cx: &Ctx, _input: Input<Args>) -> Result<Me, ToolError> {
-    let answer = send(cx.mm.api.get_user().user_id("me").send())
+    let answer = cx
+        .send(cx.api().get_user().user_id("me").send())
         .await
         .map_err(|e| cx.fail(e, "user", "me"))?;
     let version = answer

@@ -43,8 +43,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Named<StatusItem>, ToolErro
     let ids: Vec<String> = people.iter().map(|u| u.id().to_string()).collect();
     let statuses = cx
         .call(
-            cx.mm
-                .api
+            cx.api()
                 .get_users_statuses_by_ids()
                 .body(ids.clone())
                 .send(),

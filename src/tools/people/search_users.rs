@@ -15,7 +15,7 @@ use crate::calls::{Call, Source};
 use crate::context::Ctx;
 use crate::error::ToolError;
 use crate::mattermost::facts::UserFacts;
-use crate::mattermost::{send, types};
+use crate::mattermost::types;
 use crate::paging::whole_list::{After, SortKey};
 use crate::paging::{Page, Strategy};
 use crate::resolve;
@@ -165,7 +165,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Page<UserItem>, ToolError> 
         not_in_team_id: None,
         without_team: None,
     };
-    let found = match send(cx.mm.api.search_users().body(body).send()).await {
+    let found = match cx.send(cx.api().search_users().body(body).send()).await {
         Ok(found) => found.into_inner(),
         Err(e) => {
             return Err(match &in_channel {

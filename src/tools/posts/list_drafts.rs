@@ -81,20 +81,20 @@ async fn read_drafts(cx: &Ctx, teams: &[String]) -> Result<Vec<Keyed<DraftItem>>
         // A team without drafts is answered `null` (`api4/drafts.go` `getDrafts` encodes the nil slice
         // `store/sqlstore/draft_store.go` `GetDraftsForUser` scans no rows into): the
         // `null_array_responses` repair reads it as `[]`.
-        let got =
-            crate::mattermost::send(cx.mm.api.get_drafts().user_id("me").team_id(team).send())
-                .await
-                .map(progenitor_client::ResponseValue::into_inner)
-                .map_err(|e| {
-                    failed_or_disabled(
-                        cx,
-                        e,
-                        "drafts of team",
-                        team,
-                        "Synced drafts",
-                        "ServiceSettings.AllowSyncedDrafts",
-                    )
-                })?;
+        let got = cx
+            .send(cx.api().get_drafts().user_id("me").team_id(team).send())
+            .await
+            .map(progenitor_client::ResponseValue::into_inner)
+            .map_err(|e| {
+                failed_or_disabled(
+                    cx,
+                    e,
+                    "drafts of team",
+                    team,
+                    "Synced drafts",
+                    "ServiceSettings.AllowSyncedDrafts",
+                )
+            })?;
         drafts.extend(got.into_iter().filter(|d| d.delete_at.unwrap_or(0) == 0));
     }
     let labels = channel_labels(cx, drafts.iter().filter_map(|d| d.channel_id.as_deref())).await?;

@@ -6,7 +6,6 @@ use crate::args::Limit;
 use crate::calls::{Call, Source, USERNAMES};
 use crate::context::Ctx;
 use crate::error::ToolError;
-use crate::mattermost::send;
 use crate::paging::whole_list::{After, Keyed, Order, SortKey};
 use crate::paging::{Page, Strategy, pages_with_ties};
 use crate::show::EmojiItem;
@@ -74,14 +73,13 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Page<EmojiItem>, ToolError>
 async fn read_emoji(cx: &Ctx) -> Result<Vec<Keyed<EmojiItem>>, ToolError> {
     let all = pages_with_ties::read_pages(|page, per_page| async move {
         let request = cx
-            .mm
-            .api
+            .api()
             .get_emoji_list()
             .page(page)
             .per_page(per_page)
             .sort("name")
             .send();
-        send(request).await.map(|r| r.into_inner()).map_err(|e| {
+        cx.send(request).await.map(|r| r.into_inner()).map_err(|e| {
             failed_or_disabled(
                 cx,
                 e,

@@ -152,7 +152,7 @@ async fn mention_keys_of(cx: &Ctx) -> Result<Arc<Vec<String>>, ToolError> {
     }
     let kept_before = cx.note::<Vec<String>>(NOTE, Duration::MAX).is_some();
     let user = if kept_before {
-        cx.call(cx.mm.api.get_user().user_id("me").send(), "user", "me")
+        cx.call(cx.api().get_user().user_id("me").send(), "user", "me")
             .await?
     } else {
         cx.me().await?.clone()

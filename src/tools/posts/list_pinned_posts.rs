@@ -50,7 +50,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Page<PostItem, InChannel>, 
     let after = input.position::<After>()?;
     let list = cx
         .call(
-            cx.mm.api.get_pinned_posts().channel_id(&channel_id).send(),
+            cx.api().get_pinned_posts().channel_id(&channel_id).send(),
             "channel",
             &args.channel,
         )

@@ -57,7 +57,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Reactions, ToolError> {
     // `null_array_responses` repair reads it as `[]`.
     let reactions = cx
         .call(
-            cx.mm.api.get_reactions().post_id(&post_id).send(),
+            cx.api().get_reactions().post_id(&post_id).send(),
             "post",
             given,
         )

@@ -9,7 +9,7 @@ use crate::calls::{Call, Source, USERNAMES};
 use crate::context::Ctx;
 use crate::error::{ErrorKind, ToolError, quote};
 use crate::mattermost::facts::{ChannelFacts, ChannelKind, PostFacts};
-use crate::mattermost::{send, types::Post};
+use crate::mattermost::types::Post;
 use crate::paging::posts_by_time::{self, Mode, Query, Start};
 use crate::paging::{Page, Strategy, since};
 use crate::resolve::{self, ResolvedChannel};
@@ -232,13 +232,12 @@ fn with_unread(page: Page<PostItem, ChannelPosts>) -> Page<PostItem, Unread> {
 /// naming what can be done instead.
 async fn last_viewed(cx: &Ctx, resolved: &ResolvedChannel, given: &str) -> Result<i64, ToolError> {
     let request = cx
-        .mm
-        .api
+        .api()
         .get_channel_member()
         .channel_id(&resolved.id)
         .user_id("me")
         .send();
-    match send(request).await {
+    match cx.send(request).await {
         Ok(member) => Ok(member.into_inner().last_viewed_at.unwrap_or(0)),
         Err(e) if matches!(e.status(), Some(403 | 404)) => Err(not_member(resolved, given)),
         Err(e) => Err(cx.fail(e, "channel", given)),

@@ -4,7 +4,7 @@
 use crate::context::Ctx;
 use crate::error::{ErrorKind, ToolError, quote};
 use crate::mattermost::facts::{ChannelFacts, ChannelKind, TeamFacts};
-use crate::mattermost::{MmError, send, types};
+use crate::mattermost::{MmError, types};
 
 /// The next step for a channel that cannot be read.
 const FIND_A_CHANNEL: &str =
@@ -57,7 +57,10 @@ pub async fn refused(
     if e.status() != Some(403) {
         return cx.fail(e, "channel", reference);
     }
-    let c = match send(cx.mm.api.get_channel().channel_id(channel_id).send()).await {
+    let c = match cx
+        .send(cx.api().get_channel().channel_id(channel_id).send())
+        .await
+    {
         Ok(c) => c.into_inner(),
         Err(e) => return channel_error(cx, e, reference),
     };

@@ -22,7 +22,7 @@ pub async fn users_by_ids(
     for chunk in ids.chunks(ID_BATCH) {
         let users = cx
             .call(
-                cx.mm.api.get_users_by_ids().body(chunk.to_vec()).send(),
+                cx.api().get_users_by_ids().body(chunk.to_vec()).send(),
                 "users",
                 &chunk.join(","),
             )

@@ -6,7 +6,6 @@ use crate::args::{Arg, Kind};
 use crate::calls::{Call, Source, USERNAMES};
 use crate::context::Ctx;
 use crate::error::ToolError;
-use crate::mattermost::send;
 use crate::paging::pages_with_ties::read_pages;
 use crate::paging::{Page, Strategy};
 use crate::resolve;
@@ -89,17 +88,17 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Page<TeamMember>, ToolError
         let members = read_pages(|page, per_page| {
             let team_id = team_id.as_str();
             async move {
-                match send(
-                    cx.mm
-                        .api
-                        .get_team_members()
-                        .team_id(team_id)
-                        .exclude_deleted_users(exclude_deactivated)
-                        .page(page)
-                        .per_page(per_page)
-                        .send(),
-                )
-                .await
+                match cx
+                    .send(
+                        cx.api()
+                            .get_team_members()
+                            .team_id(team_id)
+                            .exclude_deleted_users(exclude_deactivated)
+                            .page(page)
+                            .per_page(per_page)
+                            .send(),
+                    )
+                    .await
                 {
                     Ok(a) => Ok(a.into_inner()),
                     Err(e) => Err(crate::tools::shared::channels::team_refused(

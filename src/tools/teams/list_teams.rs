@@ -39,7 +39,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Page<TeamItem>, ToolError> 
     // continues the list as it is now.
     let teams = cx
         .call(
-            cx.mm.api.get_teams_for_user().user_id("me").send(),
+            cx.api().get_teams_for_user().user_id("me").send(),
             "teams of the user",
             "me",
         )

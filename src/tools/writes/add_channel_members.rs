@@ -134,20 +134,20 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Added, Stop> {
     // Who of them is in the channel already: one request for all of them (Mattermost answers the
     // members among the ids it is given).
     let asked: Vec<String> = people.iter().map(|(i, _)| i.clone()).collect();
-    let present: Vec<String> = crate::mattermost::send(
-        cx.mm
-            .api
-            .get_channel_members_by_ids()
-            .channel_id(&id)
-            .body(asked)
-            .send(),
-    )
-    .await
-    .map_err(|e| cx.fail(e, "channel", &id))?
-    .into_inner()
-    .into_iter()
-    .filter_map(|m| m.user_id)
-    .collect();
+    let present: Vec<String> = cx
+        .send(
+            cx.api()
+                .get_channel_members_by_ids()
+                .channel_id(&id)
+                .body(asked)
+                .send(),
+        )
+        .await
+        .map_err(|e| cx.fail(e, "channel", &id))?
+        .into_inner()
+        .into_iter()
+        .filter_map(|m| m.user_id)
+        .collect();
     let (already, to_add): (Vec<_>, Vec<_>) =
         people.into_iter().partition(|(i, _)| present.contains(i));
     let already: Vec<String> = already.into_iter().map(|(_, n)| n).collect();
@@ -195,8 +195,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Added, Stop> {
     let user_ids: Vec<String> = to_add.iter().map(|(i, _)| i.clone()).collect();
     let added = common::write(
         cx,
-        cx.mm
-            .api
+        cx.api()
             .add_channel_member()
             .channel_id(&id)
             .body_map(|b| b.user_ids(Some(user_ids.clone())))

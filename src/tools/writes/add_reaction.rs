@@ -123,7 +123,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Reacted, Stop> {
     };
     common::write(
         cx,
-        cx.mm.api.save_reaction().body(body).send(),
+        cx.api().save_reaction().body(body).send(),
         "post",
         post.id(),
     )

@@ -4,7 +4,7 @@
 
 use crate::context::Ctx;
 use crate::error::{ErrorKind, ToolError};
-use crate::mattermost::{MmError, send, types};
+use crate::mattermost::{MmError, types};
 use crate::resolve::distance;
 use progenitor_client::Error;
 use std::collections::HashMap;
@@ -30,7 +30,7 @@ pub async fn limits(cx: &Ctx) -> Result<Limits, ToolError> {
         return Ok(*l);
     }
     let config: HashMap<String, String> =
-        match cx.mm.api.get_client_config().format("old").send().await {
+        match cx.api().get_client_config().format("old").send().await {
             Ok(v) => v.into_inner(),
             Err(e) => {
                 let e: Error<types::AppError> = match e {
@@ -176,8 +176,7 @@ pub async fn mentioned_people(cx: &Ctx, tool: &str, names: &[String]) -> Result<
     }
     let found = cx
         .call(
-            cx.mm
-                .api
+            cx.api()
                 .get_users_by_usernames()
                 .body(names.to_vec())
                 .send(),
@@ -239,7 +238,7 @@ async fn closest_usernames(cx: &Ctx, name: &str) -> Vec<String> {
             team_id: None,
             without_team: None,
         };
-        let Ok(list) = send(cx.mm.api.search_users().body(body).send()).await else {
+        let Ok(list) = cx.send(cx.api().search_users().body(body).send()).await else {
             return Vec::new();
         };
         let mut names: Vec<(usize, String)> = list
@@ -301,8 +300,7 @@ async fn online_members(
     for page in 0..(HERE_COUNTED_UP_TO / 200) {
         let batch = cx
             .call(
-                cx.mm
-                    .api
+                cx.api()
                     .get_channel_members()
                     .channel_id(channel_id)
                     .page(page)
@@ -327,8 +325,7 @@ async fn online_members(
     for chunk in ids.chunks(200) {
         let statuses = cx
             .call(
-                cx.mm
-                    .api
+                cx.api()
                     .get_users_statuses_by_ids()
                     .body(chunk.to_vec())
                     .send(),

@@ -6,7 +6,7 @@ use crate::confirm::Confirmed;
 use crate::context::Ctx;
 use crate::error::{ErrorKind, ToolError, quote};
 use crate::mattermost::facts::{ChannelFacts, ChannelKind, PostFacts, TeamFacts};
-use crate::mattermost::{MmError, send, types};
+use crate::mattermost::{MmError, types};
 use crate::resolve;
 use crate::tool::Hints;
 use progenitor_client::ResponseValue;
@@ -36,13 +36,13 @@ pub async fn me(cx: &Ctx) -> Result<(String, String), ToolError> {
 /// The post `reference` (an id or a permalink) names, read now.
 pub async fn read_post(cx: &Ctx, reference: &str) -> Result<types::Post, ToolError> {
     let id = resolve::post_id(reference)?;
-    cx.call(cx.mm.api.get_post().post_id(&id).send(), "post", reference)
+    cx.call(cx.api().get_post().post_id(&id).send(), "post", reference)
         .await
 }
 
 /// A channel, read now.
 pub async fn read_channel(cx: &Ctx, id: &str) -> Result<types::Channel, ToolError> {
-    cx.call(cx.mm.api.get_channel().channel_id(id).send(), "channel", id)
+    cx.call(cx.api().get_channel().channel_id(id).send(), "channel", id)
         .await
 }
 
@@ -63,7 +63,7 @@ pub async fn channel(
 pub async fn member_count(cx: &Ctx, channel_id: &str) -> Result<i64, ToolError> {
     let stats = cx
         .call(
-            cx.mm.api.get_channel_stats().channel_id(channel_id).send(),
+            cx.api().get_channel_stats().channel_id(channel_id).send(),
             "channel",
             channel_id,
         )
@@ -144,15 +144,15 @@ pub fn own_post(tool: &str, post: &types::Post, me: &str) -> Result<(), ToolErro
 
 /// Sends a write that is idempotent by nature (pin, save, follow, removing a reaction) and sends it
 /// once more when the first may not have arrived. Other writes are never retried this way.
-pub async fn idempotent<T, F, Fut>(send_once: F) -> Result<T, MmError>
+pub async fn idempotent<T, F, Fut>(cx: &Ctx, send_once: F) -> Result<T, MmError>
 where
     F: Fn() -> Fut,
     Fut: Future<Output = Result<ResponseValue<T>, progenitor_client::Error<types::AppError>>>,
 {
-    match send(send_once()).await {
+    match cx.send(send_once()).await {
         Err(e) if e.may_not_have_arrived() => {
             tokio::time::sleep(Duration::from_millis(300)).await;
-            send(send_once()).await.map(ResponseValue::into_inner)
+            cx.send(send_once()).await.map(ResponseValue::into_inner)
         }
         other => other.map(ResponseValue::into_inner),
     }
@@ -166,7 +166,7 @@ pub async fn write<T>(
     what: &str,
     value: &str,
 ) -> Result<T, ToolError> {
-    send(request)
+    cx.send(request)
         .await
         .map(ResponseValue::into_inner)
         .map_err(|e| write_failed(cx, e, what, value))

@@ -9,7 +9,7 @@ use crate::confirm::{self, Confirmed, Question};
 use crate::context::Ctx;
 use crate::error::{ErrorKind, ToolError, quote};
 use crate::mattermost::facts::TeamFacts;
-use crate::mattermost::{send, types};
+use crate::mattermost::types;
 use crate::resolve;
 use crate::tool::{Answer, Asks, Input, Stop, Tool, Toolset};
 use schemars::JsonSchema;
@@ -175,16 +175,16 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Created, Stop> {
             }
         },
     };
-    match send(
-        cx.mm
-            .api
-            .get_channel_by_name()
-            .team_id(team.id())
-            .channel_name(&name)
-            .include_deleted(true)
-            .send(),
-    )
-    .await
+    match cx
+        .send(
+            cx.api()
+                .get_channel_by_name()
+                .team_id(team.id())
+                .channel_name(&name)
+                .include_deleted(true)
+                .send(),
+        )
+        .await
     {
         Ok(existing) => {
             let existing = existing.into_inner();
@@ -243,7 +243,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Created, Stop> {
     };
     let made = common::write(
         cx,
-        cx.mm.api.create_channel().body(body).send(),
+        cx.api().create_channel().body(body).send(),
         "channel",
         &name,
     )

@@ -7,7 +7,6 @@ use crate::calls::{CHANNEL_READ, Call, ME, MY_TEAMS, Source, USERNAMES};
 use crate::context::Ctx;
 use crate::error::ToolError;
 use crate::mattermost::facts::ChannelFacts;
-use crate::mattermost::send;
 use crate::tool::{Answer, Asks, Input, Tool, Toolset};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -104,9 +103,8 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<DraftDeleted, ToolError> {
     let (me, _) = common::me(cx).await?;
     let sent = match &root {
         Some(r) => {
-            send(
-                cx.mm
-                    .api
+            cx.send(
+                cx.api()
                     .delete_draft_for_thread()
                     .user_id(&me)
                     .channel_id(channel.id())
@@ -116,9 +114,8 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<DraftDeleted, ToolError> {
             .await
         }
         None => {
-            send(
-                cx.mm
-                    .api
+            cx.send(
+                cx.api()
                     .delete_draft()
                     .user_id(&me)
                     .channel_id(channel.id())

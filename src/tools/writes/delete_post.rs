@@ -109,7 +109,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Deleted, Stop> {
     }
     common::write(
         cx,
-        cx.mm.api.delete_post().post_id(post.id()).send(),
+        cx.api().delete_post().post_id(post.id()).send(),
         "post",
         post.id(),
     )

@@ -44,7 +44,7 @@ pub async fn draft_in(
     // No drafts is Go's nil slice, `null`: the `null_array_responses` repair reads it as `[]`.
     let drafts = cx
         .call(
-            cx.mm.api.get_drafts().user_id(&me).team_id(&team).send(),
+            cx.api().get_drafts().user_id(&me).team_id(&team).send(),
             "drafts of team",
             &team,
         )

@@ -191,7 +191,7 @@ pub async fn upload(
         })
         .collect();
     let boundary = format!("mattermost-mcp-{}", crate::confirm::random_hex(12)?);
-    let infos = upload_files(&cx.mm.api, channel_id, &uploads, &boundary)
+    let infos = upload_files(&cx.api(), channel_id, &uploads, &boundary)
         .await
         .map_err(|e| {
             let mut err = cx.fail(e, "file upload to channel", channel_id);

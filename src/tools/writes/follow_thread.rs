@@ -93,9 +93,8 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Followed, ToolError> {
     };
     let (me, _) = common::me(cx).await?;
     let sent = if follow {
-        idempotent(|| {
-            cx.mm
-                .api
+        idempotent(cx, || {
+            cx.api()
                 .start_following_thread()
                 .user_id(&me)
                 .team_id(&team)
@@ -104,9 +103,8 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Followed, ToolError> {
         })
         .await
     } else {
-        idempotent(|| {
-            cx.mm
-                .api
+        idempotent(cx, || {
+            cx.api()
                 .stop_following_thread()
                 .user_id(&me)
                 .team_id(&team)

@@ -107,8 +107,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Membership, Stop> {
     let confirmed = confirm::ask(cx, &input, &question).await?;
     common::write(
         cx,
-        cx.mm
-            .api
+        cx.api()
             .add_channel_member()
             .channel_id(&id)
             .body_map(|b| b.user_ids(Some(vec![me.clone()])))

@@ -96,8 +96,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Membership, Stop> {
     let confirmed = confirm::ask(cx, &input, &question).await?;
     common::write(
         cx,
-        cx.mm
-            .api
+        cx.api()
             .remove_user_from_channel()
             .channel_id(&id)
             .user_id(&me)

@@ -14,7 +14,7 @@ use crate::calls::{Call, Source};
 use crate::context::Ctx;
 use crate::error::ToolError;
 use crate::mattermost::facts::ChannelFacts;
-use crate::mattermost::{send, types};
+use crate::mattermost::types;
 use crate::resolve;
 use crate::show::unread_posts;
 use crate::time::rfc3339;
@@ -130,19 +130,20 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Marked, ToolError> {
     let args = &input.args;
     let reference = args.channel.as_str();
     let channel_id = resolve::channel_id(cx, reference, args.team.as_deref()).await?;
-    let c = send(cx.mm.api.get_channel().channel_id(&channel_id).send())
+    let c = cx
+        .send(cx.api().get_channel().channel_id(&channel_id).send())
         .await
         .map_err(|e| channel_error(cx, e, reference))?
         .into_inner();
-    let member = match send(
-        cx.mm
-            .api
-            .get_channel_member()
-            .channel_id(&channel_id)
-            .user_id("me")
-            .send(),
-    )
-    .await
+    let member = match cx
+        .send(
+            cx.api()
+                .get_channel_member()
+                .channel_id(&channel_id)
+                .user_id("me")
+                .send(),
+        )
+        .await
     {
         Ok(m) => m.into_inner(),
         // 403 (no `read_channel`) or 404 (a system admin who is not in it): no membership.
@@ -159,7 +160,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Marked, ToolError> {
     };
     let answer = cx
         .call(
-            cx.mm.api.view_channel().user_id("me").body(body).send(),
+            cx.api().view_channel().user_id("me").body(body).send(),
             "channel",
             reference,
         )

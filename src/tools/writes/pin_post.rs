@@ -96,9 +96,9 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Pinned, Stop> {
     };
     let confirmed = confirm::ask(cx, &input, &question).await?;
     let sent = if pin {
-        idempotent(|| cx.mm.api.pin_post().post_id(&id).send()).await
+        idempotent(cx, || cx.api().pin_post().post_id(&id).send()).await
     } else {
-        idempotent(|| cx.mm.api.unpin_post().post_id(&id).send()).await
+        idempotent(cx, || cx.api().unpin_post().post_id(&id).send()).await
     };
     sent.map_err(|e| write_failed(cx, e, "post", &id))?;
     Ok(Pinned {

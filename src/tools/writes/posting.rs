@@ -15,7 +15,7 @@
 use crate::confirm::{Confirmed, random_hex};
 use crate::context::Ctx;
 use crate::error::{ErrorKind, ToolError};
-use crate::mattermost::{MmError, send, types};
+use crate::mattermost::{MmError, types};
 use crate::show::permalink;
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -95,7 +95,9 @@ pub async fn make(cx: &Ctx, out: Outgoing<'_>) -> Result<Made, ToolError> {
     let mut retries = 0;
     let mut wait = Duration::from_millis(250);
     loop {
-        let outcome = send(cx.mm.api.create_post().body(body.clone()).send()).await;
+        let outcome = cx
+            .send(cx.api().create_post().body(body.clone()).send())
+            .await;
         let again = match &outcome {
             Ok(_) => false,
             Err(MmError::Api {

@@ -36,7 +36,9 @@ pub async fn emoji_name(cx: &Ctx, reference: &str) -> Result<String, ToolError> 
     match emoji::parse(reference)? {
         EmojiName::System(n) => Ok(n),
         EmojiName::Custom(n) => {
-            match crate::mattermost::send(cx.mm.api.get_emoji_by_name().emoji_name(&n).send()).await
+            match cx
+                .send(cx.api().get_emoji_by_name().emoji_name(&n).send())
+                .await
             {
                 Ok(_) => Ok(n),
                 Err(e) if matches!(e.status(), Some(404 | 501 | 403)) => {

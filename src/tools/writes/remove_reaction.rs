@@ -79,9 +79,8 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Reacted, Stop> {
         binding: vec![post.id().to_string(), name.clone()],
     };
     let confirmed = confirm::ask(cx, &input, &question).await?;
-    idempotent(|| {
-        cx.mm
-            .api
+    idempotent(cx, || {
+        cx.api()
             .delete_reaction()
             .user_id(&me)
             .post_id(post.id())

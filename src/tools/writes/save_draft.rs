@@ -8,7 +8,7 @@ use crate::calls::{CHANNEL_READ, CLIENT_CONFIG, Call, ME, MY_TEAMS, Source, USER
 use crate::context::Ctx;
 use crate::error::{ErrorKind, ToolError};
 use crate::mattermost::facts::ChannelFacts;
-use crate::mattermost::{send, types};
+use crate::mattermost::types;
 use crate::tool::{Answer, Asks, Input, Tool, Toolset};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -119,7 +119,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<DraftSaved, ToolError> {
         message: args.message.clone(),
         file_ids: None,
     };
-    send(cx.mm.api.upsert_draft().body(body).send())
+    cx.send(cx.api().upsert_draft().body(body).send())
         .await
         .map_err(|e| write_failed(cx, e, "channel", channel.id()))?;
     Ok(DraftSaved {

@@ -99,9 +99,8 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Saved, ToolError> {
         }]
     };
     let sent = if save {
-        idempotent(|| {
-            cx.mm
-                .api
+        idempotent(cx, || {
+            cx.api()
                 .update_preferences()
                 .user_id(&me)
                 .body(pref())
@@ -109,9 +108,8 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Saved, ToolError> {
         })
         .await
     } else {
-        idempotent(|| {
-            cx.mm
-                .api
+        idempotent(cx, || {
+            cx.api()
                 .delete_preferences()
                 .user_id(&me)
                 .body(pref())

@@ -191,8 +191,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<PostWritten, Stop> {
             .unwrap_or(me.clone());
         common::write(
             cx,
-            cx.mm
-                .api
+            cx.api()
                 .create_direct_channel()
                 .body(vec![me.clone(), other])
                 .send(),
@@ -205,7 +204,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<PostWritten, Stop> {
         ids.push(me.clone());
         common::write(
             cx,
-            cx.mm.api.create_group_channel().body(ids).send(),
+            cx.api().create_group_channel().body(ids).send(),
             "group message with",
             &whom,
         )

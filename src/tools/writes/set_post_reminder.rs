@@ -8,7 +8,7 @@ use crate::calls::{Call, ME, POST_READ, Source};
 use crate::context::Ctx;
 use crate::error::{ToolError, quote};
 use crate::mattermost::facts::PostFacts;
-use crate::mattermost::{send, types};
+use crate::mattermost::types;
 use crate::time::rfc3339;
 use crate::tool::{Answer, Asks, Input, Tool, Toolset};
 use schemars::JsonSchema;
@@ -82,9 +82,8 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<ReminderSet, ToolError> {
     let post = common::read_post(cx, &args.post).await?;
     let (me, _) = common::me(cx).await?;
     let seconds = at / 1000;
-    send(
-        cx.mm
-            .api
+    cx.send(
+        cx.api()
             .set_post_reminder()
             .user_id(&me)
             .post_id(post.id())

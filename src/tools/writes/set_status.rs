@@ -270,12 +270,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<StatusSet, Stop> {
         };
         common::write(
             cx,
-            cx.mm
-                .api
-                .update_user_status()
-                .user_id(&me)
-                .body(body)
-                .send(),
+            cx.api().update_user_status().user_id(&me).body(body).send(),
             "status of user",
             &me,
         )
@@ -290,8 +285,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<StatusSet, Stop> {
         };
         common::write(
             cx,
-            cx.mm
-                .api
+            cx.api()
                 .update_user_custom_status()
                 .user_id(&me)
                 .body(body)
@@ -304,7 +298,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<StatusSet, Stop> {
     if args.clear_custom {
         common::write(
             cx,
-            cx.mm.api.unset_user_custom_status().user_id(&me).send(),
+            cx.api().unset_user_custom_status().user_id(&me).send(),
             "custom status of user",
             &me,
         )

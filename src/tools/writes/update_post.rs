@@ -154,7 +154,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Edited, Stop> {
     };
     let edited = common::write(
         cx,
-        cx.mm.api.patch_post().post_id(post.id()).body(body).send(),
+        cx.api().patch_post().post_id(post.id()).body(body).send(),
         "post",
         post.id(),
     )
