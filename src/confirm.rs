@@ -59,6 +59,46 @@ pub enum Confirmed {
     NotAsked,
 }
 
+/// The proof that a write others will see may be sent: the person said yes, or the configuration
+/// (`MATTERMOST_CONFIRM_WRITES=never`) needs no asking, or the tool changes only what the person alone
+/// sees. Only this module makes one, and every function that sends a write takes one, so a write that
+/// skips asking does not compile. Making it also lets the call's scope send writes (the transport
+/// refuses a write of a tool that asks before that, should one reach it another way).
+#[derive(Debug)]
+#[must_use = "a write is cleared to be sent with this proof"]
+pub struct Cleared {
+    how: Confirmed,
+}
+
+impl Cleared {
+    fn new(how: Confirmed) -> Cleared {
+        if let Some(scope) = crate::mattermost::call::current() {
+            scope.clear_writes();
+        }
+        Cleared { how }
+    }
+
+    /// How the write was cleared, as the answer reports it.
+    pub fn how(&self) -> Confirmed {
+        self.how
+    }
+}
+
+/// The proof for a tool that changes only what the person alone sees (saving a post, following a
+/// thread, a draft, a reminder), which asks nobody: refused to a tool that declares it asks.
+pub fn private<A>(input: &Input<A>) -> Result<Cleared, ToolError> {
+    if !input.asks_first {
+        return Ok(Cleared {
+            how: Confirmed::NotAsked,
+        });
+    }
+    Err(ToolError::internal(format!(
+        "internal error: `{}` asks before it writes, and tried to write without asking; nothing was sent. \
+         Please report this.",
+        input.tool
+    )))
+}
+
 /// The state sealed into a 2026-07-28 question: a nonce, so each answer is used once.
 #[derive(Serialize, Deserialize)]
 struct Sealed {
@@ -218,10 +258,14 @@ fn form(question: &Question) -> Result<ElicitRequestParams, ToolError> {
     })
 }
 
-/// Asks the person to confirm `question` before the write, in the form the client speaks. `Ok` means
-/// go ahead; declined, cancelled, unticked, unable to ask, or (2026-07-28) asked now and to be answered
+/// Asks the person to confirm `question` before the write, in the form the client speaks. `Ok` is
+/// the proof to send it with; declined, cancelled, unticked, unable to ask, or (2026-07-28) asked now and to be answered
 /// by a retried call: an error or the input-required result, and nothing must be sent.
-pub async fn ask<A>(cx: &Ctx, input: &Input<A>, question: &Question) -> Result<Confirmed, Stop> {
+pub async fn ask<A>(cx: &Ctx, input: &Input<A>, question: &Question) -> Result<Cleared, Stop> {
+    asked(cx, input, question).await.map(Cleared::new)
+}
+
+async fn asked<A>(cx: &Ctx, input: &Input<A>, question: &Question) -> Result<Confirmed, Stop> {
     let client = &input.call;
     if client.confirm_writes == ConfirmWrites::Never {
         return Ok(Confirmed::NotAsked);

@@ -11,7 +11,7 @@ use crate::inventory;
 use crate::mattermost::call::{CallScope, Cancelled, Progress};
 use crate::paging::cursor::{self, Binding};
 use crate::tool::extra;
-use crate::tool::{CallContext, Raw, Stop, Tool};
+use crate::tool::{Asks, CallContext, Raw, Stop, Tool};
 use rmcp::RoleServer;
 use rmcp::model::{CallToolResult, ContentBlock, ProgressNotificationParam};
 use rmcp::service::RequestContext;
@@ -68,11 +68,14 @@ impl Server {
             me.run(cx.my_id()).await?;
             learned = me.requests();
         }
-        let scope = Arc::new(
-            CallScope::new(tool.name, cx.token().clone(), plan.operations, self.budget)
-                .with_progress(progress)
-                .with_cancellation(cancelled),
-        );
+        let mut scope = CallScope::new(tool.name, cx.token().clone(), plan.operations, self.budget)
+            .with_progress(progress)
+            .with_cancellation(cancelled);
+        if matches!(tool.asks, Asks::First(_)) {
+            // Its writes wait for the person's yes (`confirm::Cleared`).
+            scope = scope.guarding_writes();
+        }
+        let scope = Arc::new(scope);
         for _ in 0..learned {
             scope.count_request();
         }
@@ -96,6 +99,7 @@ impl Server {
                 };
             let raw = Raw {
                 args: args.into_map(),
+                asks_first: matches!(tool.asks, Asks::First(_)),
                 limit,
                 position,
                 binding,

@@ -78,6 +78,8 @@ impl CallContext {
 /// A call's input as the server checked it, before the tool's code reads its typed arguments.
 pub struct Raw {
     pub args: Map<String, Value>,
+    /// Whether the tool asks the person before a write others will see (its declaration's).
+    pub asks_first: bool,
     pub limit: u32,
     pub position: Option<Fields>,
     pub binding: Binding,
@@ -101,6 +103,7 @@ impl Raw {
                 limit: self.limit,
                 position: self.position,
                 tool: self.binding.tool,
+                asks_first: self.asks_first,
                 fingerprint: self.binding.fingerprint.clone(),
                 call: self.call,
             },
@@ -116,6 +119,8 @@ pub struct Input<A> {
     pub limit: u32,
     position: Option<Fields>,
     pub tool: &'static str,
+    /// Whether the tool asks the person before a write others will see (its declaration's).
+    pub asks_first: bool,
     /// The fingerprint of the arguments that chose the list.
     pub fingerprint: String,
     pub call: Arc<CallContext>,

@@ -297,3 +297,53 @@ fn mattermost_is_reached_one_way_through_the_call_context() {
     };
     assert_eq!(reaching_past_the_context(&[breaking]).len(), 1);
 }
+
+/// The signature of the function `name` in `file` (up to its body), if it is there.
+fn signature(file: &str, name: &str) -> Option<String> {
+    let text = std::fs::read_to_string(Path::new(ROOT).join(file)).ok()?;
+    let at = text.find(&format!("fn {name}"))?;
+    let rest = &text[at..];
+    Some(rest[..rest.find('{').unwrap_or(rest.len())].to_string())
+}
+
+#[test]
+fn asking_is_a_proof_every_write_others_see_needs() {
+    // Every function that sends a write takes the proof only `crate::confirm` makes (its one field is
+    // private: outside that module a `Cleared` cannot be built), so a write that skips asking does
+    // not compile; the transport refuses a write of a tool that asks before the proof was made.
+    let senders = [
+        ("src/tools/writes/common.rs", "write<"),
+        ("src/tools/writes/common.rs", "idempotent<"),
+        ("src/tools/writes/posting.rs", "make("),
+        ("src/tools/writes/files.rs", "upload("),
+        ("src/tools/api/request.rs", "send("),
+    ];
+    for (file, name) in senders {
+        let sig = signature(file, name).unwrap_or_else(|| panic!("{file} has fn {name}"));
+        assert!(
+            sig.contains("Cleared") || sig.contains("Sending"),
+            "{file}: fn {name} sends writes and must take the proof of asking (&Cleared): {sig}"
+        );
+    }
+    let confirm =
+        std::fs::read_to_string(Path::new(ROOT).join("src/confirm.rs")).unwrap_or_default();
+    assert!(
+        confirm.contains("pub struct Cleared {\n    how: Confirmed,\n}"),
+        "Cleared keeps its field private, so only src/confirm.rs makes one"
+    );
+    // Each tool that declares it asks calls the confirmation.
+    for t in mattermost_mcp::inventory::tools() {
+        if matches!(t.asks, mattermost_mcp::tool::Asks::First(_)) {
+            let file = format!("src/tools/{}/{}.rs", area(t.toolset), t.name);
+            let text = std::fs::read_to_string(Path::new(ROOT).join(&file)).unwrap_or_default();
+            let walks = std::fs::read_to_string(Path::new(ROOT).join("src/tools/api/walks.rs"))
+                .unwrap_or_default();
+            assert!(
+                text.contains("confirm::ask(")
+                    || (t.toolset == mattermost_mcp::tool::Toolset::Api
+                        && walks.contains("confirm::ask(")),
+                "{file} declares that it asks first and never calls confirm::ask"
+            );
+        }
+    }
+}

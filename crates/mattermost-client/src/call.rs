@@ -44,6 +44,10 @@ pub struct CallScope {
     cancelled: Option<Cancelled>,
     steps: AtomicU32,
     budget_bound: AtomicBool,
+    /// Whether a write is refused until the person cleared it (a tool that asks first).
+    guards_writes: bool,
+    /// Whether the person cleared this call's writes (or the configuration clears them).
+    writes_cleared: AtomicBool,
     /// The status and content type of the last answer Mattermost sent in this call.
     last_answer: std::sync::Mutex<Option<(u16, String)>>,
 }
@@ -75,8 +79,29 @@ impl CallScope {
             cancelled: None,
             steps: AtomicU32::new(0),
             budget_bound: AtomicBool::new(false),
+            guards_writes: false,
+            writes_cleared: AtomicBool::new(false),
             last_answer: std::sync::Mutex::new(None),
         }
+    }
+
+    /// A scope that refuses to send a write until [`CallScope::clear_writes`] (the scope of a tool
+    /// that asks the person before a write others will see). The server's confirmation clears it
+    /// when it hands out its proof; a write sent before that is a bug, refused before it leaves.
+    pub fn guarding_writes(mut self) -> CallScope {
+        self.guards_writes = true;
+        self
+    }
+
+    /// Lets this call's writes go out: the person confirmed them (or the configuration needs no
+    /// confirmation).
+    pub fn clear_writes(&self) {
+        self.writes_cleared.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a write of this call would be refused for want of the person's confirmation.
+    pub fn write_refused(&self) -> bool {
+        self.guards_writes && !self.writes_cleared.load(Ordering::Relaxed)
     }
 
     pub fn with_progress(mut self, progress: Option<Progress>) -> CallScope {

@@ -1,7 +1,7 @@
 //! The transport under the generated client: the hooks progenitor calls around every request.
 //!
 //! - `pre` refuses a request outside any call, an operation the running tool does not declare (a bug,
-//!   caught loudly), a request of a cancelled call and one once the call's time budget is spent; it
+//!   caught loudly), a write of a tool that asks first before the person confirmed it (likewise), a request of a cancelled call and one once the call's time budget is spent; it
 //!   puts the person's token on the request (`Authorization: Bearer`, marked sensitive), so one
 //!   connection pool serves every person.
 //! - `exec` sends the request, counts every attempt in the call's scope, reads the whole body (so that
@@ -57,7 +57,7 @@ pub struct Transport {
 /// searches and lookups, the read-only POSTs it names). An operation the catalog does not hold (the
 /// hand-written upload) reads only when it is a GET or HEAD.
 pub fn reads(operation: &str, method: &Method) -> bool {
-    match super::operations::catalog().get(operation) {
+    match super::operations::catalog().resolve(operation) {
         Some(entry) => entry.access == super::operations::Access::Read,
         None => method == Method::GET || method == Method::HEAD,
     }
@@ -165,6 +165,16 @@ impl ClientHooks<Transport> for Client {
             return Err(Error::Custom(format!(
                 "internal error: the tool `{}` sent {} {}, operation {}, which its declaration does not \
                  list; nothing was sent. Please report this.",
+                scope.tool,
+                request.method(),
+                request.url().path(),
+                info.operation_id
+            )));
+        }
+        if scope.write_refused() && !reads(info.operation_id, request.method()) {
+            return Err(Error::Custom(format!(
+                "internal error: the tool `{}` was about to send {} {} (operation {}), a write others will \
+                 see, before the person confirmed it; nothing was sent. Please report this.",
                 scope.tool,
                 request.method(),
                 request.url().path(),

@@ -2,7 +2,7 @@
 //! failure as a tool error, Mattermost's answer read for paging, and the question asked before a write
 //! (exactly what will be sent, bound to every parameter).
 
-use crate::confirm::Question;
+use crate::confirm::{Cleared, Question};
 use crate::context::Ctx;
 use crate::error::About;
 use crate::error::{ErrorKind, ToolError};
@@ -40,15 +40,32 @@ pub(super) fn request_of(e: &Entry, params: &Params) -> String {
     }
 }
 
+/// What a request is sent as: a read, or a write with the proof that it was cleared.
+#[derive(Clone, Copy)]
+pub(super) enum Sending<'a> {
+    Read,
+    Write(&'a Cleared),
+}
+
 /// Sends the operation once with `params`, reading at most `cap` bytes of a binary answer.
 pub(super) async fn send(
     cx: &Ctx,
     e: &Entry,
     params: &Params,
     cap: usize,
+    sending: Sending<'_>,
 ) -> Result<(Reply, String), ToolError> {
     let request = request_of(e, params);
-    match operations::call_capped(&cx.api(), &e.id, params, cap).await {
+    if e.access == Access::Write && matches!(sending, Sending::Read) {
+        return Err(ToolError::internal(format!(
+            "internal error: {request} writes, and was about to be sent as a read, without asking; nothing \
+             was sent. Please report this."
+        )));
+    }
+    if let Sending::Write(cleared) = sending {
+        crate::log::debug(&format!("{}: a write, cleared {:?}", e.id, cleared.how()));
+    }
+    match operations::call_capped(cx.api(), &e.id, params, cap).await {
         Ok(reply) => Ok((reply, request)),
         Err(d) => Err(failed(cx, e, d, &request)),
     }

@@ -5,7 +5,7 @@
 //! the last item shown ([`by_key`]).
 
 use super::params::set;
-use super::request::{question, send, shape};
+use super::request::{Sending, question, send, shape};
 use crate::confirm;
 use crate::context::Ctx;
 use crate::error::{ErrorKind, ToolError};
@@ -81,7 +81,8 @@ pub(super) async fn whole<A>(
     let kept = match kept {
         Some(k) => k,
         None => {
-            let (reply, request) = send(cx, e, params, by_operation::MAX_BYTES).await?;
+            let (reply, request) =
+                send(cx, e, params, by_operation::MAX_BYTES, Sending::Read).await?;
             let (shaped, status, content_type) = shape(e, reply);
             let kept = Arc::new(Kept {
                 shaped,
@@ -141,8 +142,15 @@ pub(super) async fn write<A>(
     }
     confirm::preflight(input)?;
     let question = question(e, params);
-    let confirmed = confirm::ask(cx, input, &question).await?;
-    let (reply, request) = send(cx, e, params, by_operation::MAX_BYTES).await?;
+    let cleared = confirm::ask(cx, input, &question).await?;
+    let (reply, request) = send(
+        cx,
+        e,
+        params,
+        by_operation::MAX_BYTES,
+        Sending::Write(&cleared),
+    )
+    .await?;
     let (shaped, status, content_type) = shape(e, reply);
     let kept = Arc::new(Kept {
         shaped,
@@ -150,7 +158,7 @@ pub(super) async fn write<A>(
             request,
             status,
             content_type,
-            confirmed: Some(confirmed),
+            confirmed: Some(cleared.how()),
             ..Called::default()
         },
     });
@@ -235,7 +243,7 @@ pub(super) async fn by_offset<A>(
         if let Some(name) = size_name {
             set(e, &mut p, name, limit);
         }
-        let (reply, request) = send(cx, e, &p, by_operation::MAX_BYTES).await?;
+        let (reply, request) = send(cx, e, &p, by_operation::MAX_BYTES, Sending::Read).await?;
         let (shaped, status, _) = shape(e, reply);
         if k == 0 {
             extra.request = request;
@@ -303,7 +311,7 @@ pub(super) async fn by_key<A>(
     if let Some(name) = size_name {
         set(e, &mut p, name, i64::from(input.limit));
     }
-    let (reply, request) = send(cx, e, &p, by_operation::MAX_BYTES).await?;
+    let (reply, request) = send(cx, e, &p, by_operation::MAX_BYTES, Sending::Read).await?;
     let (shaped, status, _) = shape(e, reply);
     let mut extra = Called {
         request,

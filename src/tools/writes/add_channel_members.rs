@@ -191,10 +191,11 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Added, Stop> {
         ),
         binding,
     };
-    let confirmed = confirm::ask(cx, &input, &question).await?;
+    let cleared = confirm::ask(cx, &input, &question).await?;
     let user_ids: Vec<String> = to_add.iter().map(|(i, _)| i.clone()).collect();
     let added = common::write(
         cx,
+        &cleared,
         cx.api()
             .add_channel_member()
             .channel_id(&id)
@@ -216,6 +217,6 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Added, Stop> {
         channel: where_,
         added: added_names,
         already_members: already,
-        confirmed: Some(confirmed),
+        confirmed: Some(cleared.how()),
     })
 }

@@ -114,7 +114,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Reacted, Stop> {
         ),
         binding: vec![post.id().to_string(), name.clone()],
     };
-    let confirmed = confirm::ask(cx, &input, &question).await?;
+    let cleared = confirm::ask(cx, &input, &question).await?;
     let body = types::Reaction {
         user_id: Some(me),
         post_id: Some(post.id().to_string()),
@@ -123,6 +123,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Reacted, Stop> {
     };
     common::write(
         cx,
+        &cleared,
         cx.api().save_reaction().body(body).send(),
         "post",
         post.id(),
@@ -133,6 +134,6 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Reacted, Stop> {
         post_id: post.id().to_string(),
         emoji: name,
         changed: true,
-        confirmed: Some(confirmed),
+        confirmed: Some(cleared.how()),
     })
 }

@@ -2,7 +2,7 @@
 //! in a question, how many people a channel holds, the rule that only the person's own posts are
 //! edited or deleted, and the one retry an idempotent write may get.
 
-use crate::confirm::Confirmed;
+use crate::confirm::{Cleared, Confirmed};
 use crate::context::Ctx;
 use crate::error::{ErrorKind, ToolError, quote};
 use crate::mattermost::facts::{ChannelFacts, ChannelKind, PostFacts, TeamFacts};
@@ -144,7 +144,7 @@ pub fn own_post(tool: &str, post: &types::Post, me: &str) -> Result<(), ToolErro
 
 /// Sends a write that is idempotent by nature (pin, save, follow, removing a reaction) and sends it
 /// once more when the first may not have arrived. Other writes are never retried this way.
-pub async fn idempotent<T, F, Fut>(cx: &Ctx, send_once: F) -> Result<T, MmError>
+pub async fn idempotent<T, F, Fut>(cx: &Ctx, _cleared: &Cleared, send_once: F) -> Result<T, MmError>
 where
     F: Fn() -> Fut,
     Fut: Future<Output = Result<ResponseValue<T>, progenitor_client::Error<types::AppError>>>,
@@ -162,6 +162,7 @@ where
 /// may have happened.
 pub async fn write<T>(
     cx: &Ctx,
+    _cleared: &Cleared,
     request: impl Future<Output = Result<ResponseValue<T>, progenitor_client::Error<types::AppError>>>,
     what: &str,
     value: &str,

@@ -232,7 +232,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Created, Stop> {
             args.header.clone().unwrap_or_default(),
         ],
     };
-    let confirmed = confirm::ask(cx, &input, &question).await?;
+    let cleared = confirm::ask(cx, &input, &question).await?;
     let body = types::CreateChannelBody {
         team_id: team.id().to_string(),
         name: name.clone(),
@@ -243,6 +243,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Created, Stop> {
     };
     let made = common::write(
         cx,
+        &cleared,
         cx.api().create_channel().body(body).send(),
         "channel",
         &name,
@@ -260,7 +261,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Created, Stop> {
         display_name: args.display_name.clone(),
         private: args.private,
         team: team.display_name().to_string(),
-        confirmed,
+        confirmed: cleared.how(),
     })
 }
 

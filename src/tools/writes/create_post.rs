@@ -155,11 +155,12 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<PostWritten, Stop> {
         text,
         binding,
     };
-    let confirmed = confirm::ask(cx, &input, &question).await?;
+    let cleared = confirm::ask(cx, &input, &question).await?;
 
-    let file_ids = files::upload(cx, channel.id(), prepared).await?;
+    let file_ids = files::upload(cx, &cleared, channel.id(), prepared).await?;
     let made = posting::make(
         cx,
+        &cleared,
         Outgoing {
             channel_id: channel.id(),
             message: &args.message,
@@ -180,7 +181,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<PostWritten, Stop> {
             channel: where_,
             reached: (members - 1).max(0),
             notified,
-            confirmed,
+            confirmed: cleared.how(),
         },
     ))
 }

@@ -87,8 +87,8 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Deleted, Stop> {
             replies.to_string(),
         ],
     };
-    let confirmed = confirm::ask(cx, &input, &question).await?;
-    if confirmed == Confirmed::ByPerson && !input.call.stateless() {
+    let cleared = confirm::ask(cx, &input, &question).await?;
+    if cleared.how() == Confirmed::ByPerson && !input.call.stateless() {
         let now = common::read_post(cx, post.id()).await?;
         let now_replies = if now.root().is_none() {
             now.reply_count.unwrap_or(0).max(0)
@@ -109,6 +109,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Deleted, Stop> {
     }
     common::write(
         cx,
+        &cleared,
         cx.api().delete_post().post_id(post.id()).send(),
         "post",
         post.id(),
@@ -123,6 +124,6 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Deleted, Stop> {
         channel_id: post.channel().to_string(),
         channel: where_,
         replies_deleted: replies,
-        confirmed,
+        confirmed: cleared.how(),
     })
 }

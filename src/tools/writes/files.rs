@@ -4,6 +4,7 @@
 //! multipart `UploadFile` request once the person confirmed.
 
 use super::checks::{Limits, credential};
+use crate::confirm::Cleared;
 use crate::context::Ctx;
 use crate::error::{ErrorKind, ToolError, quote};
 use crate::mattermost::upload::{Upload, upload_files};
@@ -176,6 +177,7 @@ pub fn listed(files: &[Prepared]) -> String {
 /// Uploads the files to the channel in one request; answers their ids in order.
 pub async fn upload(
     cx: &Ctx,
+    _cleared: &Cleared,
     channel_id: &str,
     files: Vec<Prepared>,
 ) -> Result<Vec<String>, ToolError> {
@@ -191,7 +193,7 @@ pub async fn upload(
         })
         .collect();
     let boundary = format!("mattermost-mcp-{}", crate::confirm::random_hex(12)?);
-    let infos = upload_files(&cx.api(), channel_id, &uploads, &boundary)
+    let infos = upload_files(cx.api(), channel_id, &uploads, &boundary)
         .await
         .map_err(|e| {
             let mut err = cx.fail(e, "file upload to channel", channel_id);

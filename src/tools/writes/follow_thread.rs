@@ -5,6 +5,7 @@
 use super::common::{self, idempotent, write_failed, writes};
 use crate::args::{Arg, Kind};
 use crate::calls::{Call, ME, MY_TEAMS, POST_CHANNEL_READ, POST_READ, Source};
+use crate::confirm;
 use crate::context::Ctx;
 use crate::error::ToolError;
 use crate::mattermost::facts::{ChannelFacts, PostFacts};
@@ -91,9 +92,10 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Followed, ToolError> {
     } else {
         channel.team_id().to_string()
     };
+    let cleared = confirm::private(&input)?;
     let (me, _) = common::me(cx).await?;
     let sent = if follow {
-        idempotent(cx, || {
+        idempotent(cx, &cleared, || {
             cx.api()
                 .start_following_thread()
                 .user_id(&me)
@@ -103,7 +105,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Followed, ToolError> {
         })
         .await
     } else {
-        idempotent(cx, || {
+        idempotent(cx, &cleared, || {
             cx.api()
                 .stop_following_thread()
                 .user_id(&me)

@@ -104,9 +104,10 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Membership, Stop> {
         ),
         binding: vec![id.clone()],
     };
-    let confirmed = confirm::ask(cx, &input, &question).await?;
+    let cleared = confirm::ask(cx, &input, &question).await?;
     common::write(
         cx,
+        &cleared,
         cx.api()
             .add_channel_member()
             .channel_id(&id)
@@ -124,6 +125,6 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Membership, Stop> {
         channel: where_,
         members,
         changed: true,
-        confirmed: Some(confirmed),
+        confirmed: Some(cleared.how()),
     })
 }

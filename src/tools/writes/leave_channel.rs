@@ -93,9 +93,10 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Membership, Stop> {
         ),
         binding: vec![id.clone()],
     };
-    let confirmed = confirm::ask(cx, &input, &question).await?;
+    let cleared = confirm::ask(cx, &input, &question).await?;
     common::write(
         cx,
+        &cleared,
         cx.api()
             .remove_user_from_channel()
             .channel_id(&id)
@@ -112,6 +113,6 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Membership, Stop> {
         channel: where_,
         members: (members - 1).max(0),
         changed: true,
-        confirmed: Some(confirmed),
+        confirmed: Some(cleared.how()),
     })
 }

@@ -94,11 +94,11 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Pinned, Stop> {
         ),
         binding: vec![id.clone(), pin.to_string()],
     };
-    let confirmed = confirm::ask(cx, &input, &question).await?;
+    let cleared = confirm::ask(cx, &input, &question).await?;
     let sent = if pin {
-        idempotent(cx, || cx.api().pin_post().post_id(&id).send()).await
+        idempotent(cx, &cleared, || cx.api().pin_post().post_id(&id).send()).await
     } else {
-        idempotent(cx, || cx.api().unpin_post().post_id(&id).send()).await
+        idempotent(cx, &cleared, || cx.api().unpin_post().post_id(&id).send()).await
     };
     sent.map_err(|e| write_failed(cx, e, "post", &id))?;
     Ok(Pinned {
@@ -109,6 +109,6 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Pinned, Stop> {
         post_id: id,
         pinned: pin,
         changed: true,
-        confirmed: Some(confirmed),
+        confirmed: Some(cleared.how()),
     })
 }

@@ -12,6 +12,7 @@
 //! mobile apps show an AI indicator (a sparkle) beside the author's name, whose tooltip reads
 //! "AI-generated".
 
+use crate::confirm::Cleared;
 use crate::confirm::{Confirmed, random_hex};
 use crate::context::Ctx;
 use crate::error::{ErrorKind, ToolError};
@@ -78,7 +79,7 @@ pub fn pending_post_id(me: &str) -> Result<String, ToolError> {
 }
 
 /// Makes the post once, retrying with the same `pending_post_id` until Mattermost answers it.
-pub async fn make(cx: &Ctx, out: Outgoing<'_>) -> Result<Made, ToolError> {
+pub async fn make(cx: &Ctx, _cleared: &Cleared, out: Outgoing<'_>) -> Result<Made, ToolError> {
     let me = cx.my_id().await?;
     let pending = pending_post_id(&me)?;
     let mut props = serde_json::Map::new();

@@ -78,8 +78,8 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Reacted, Stop> {
         ),
         binding: vec![post.id().to_string(), name.clone()],
     };
-    let confirmed = confirm::ask(cx, &input, &question).await?;
-    idempotent(cx, || {
+    let cleared = confirm::ask(cx, &input, &question).await?;
+    idempotent(cx, &cleared, || {
         cx.api()
             .delete_reaction()
             .user_id(&me)
@@ -94,6 +94,6 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Reacted, Stop> {
         post_id: post.id().to_string(),
         emoji: name,
         changed: true,
-        confirmed: Some(confirmed),
+        confirmed: Some(cleared.how()),
     })
 }

@@ -6,6 +6,7 @@
 use super::common::{self, idempotent, write_failed, writes};
 use crate::args::{Arg, Kind};
 use crate::calls::{Call, ME, POST_READ, Source};
+use crate::confirm;
 use crate::context::Ctx;
 use crate::error::ToolError;
 use crate::mattermost::facts::PostFacts;
@@ -89,6 +90,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Saved, ToolError> {
     let save = input.args.saved.unwrap_or(true);
     let post = common::read_post(cx, &input.args.post).await?;
     let id = post.id().to_string();
+    let cleared = confirm::private(&input)?;
     let (me, _) = common::me(cx).await?;
     let pref = || {
         vec![types::Preference {
@@ -99,7 +101,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Saved, ToolError> {
         }]
     };
     let sent = if save {
-        idempotent(cx, || {
+        idempotent(cx, &cleared, || {
             cx.api()
                 .update_preferences()
                 .user_id(&me)
@@ -108,7 +110,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Saved, ToolError> {
         })
         .await
     } else {
-        idempotent(cx, || {
+        idempotent(cx, &cleared, || {
             cx.api()
                 .delete_preferences()
                 .user_id(&me)

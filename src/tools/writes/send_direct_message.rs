@@ -173,7 +173,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<PostWritten, Stop> {
     let mut binding: Vec<String> = others.iter().map(|(id, _)| id.clone()).collect();
     binding.push(args.message.clone());
     binding.extend(prepared.iter().map(|f| format!("{}:{}", f.name, f.sha256)));
-    let confirmed = confirm::ask(
+    let cleared = confirm::ask(
         cx,
         &input,
         &Question {
@@ -191,6 +191,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<PostWritten, Stop> {
             .unwrap_or(me.clone());
         common::write(
             cx,
+            &cleared,
             cx.api()
                 .create_direct_channel()
                 .body(vec![me.clone(), other])
@@ -204,6 +205,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<PostWritten, Stop> {
         ids.push(me.clone());
         common::write(
             cx,
+            &cleared,
             cx.api().create_group_channel().body(ids).send(),
             "group message with",
             &whom,
@@ -212,9 +214,10 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<PostWritten, Stop> {
     };
     let channel_id = channel.id.clone().unwrap_or_default();
     cx.forget_own_lists();
-    let file_ids = files::upload(cx, &channel_id, prepared).await?;
+    let file_ids = files::upload(cx, &cleared, &channel_id, prepared).await?;
     let made = posting::make(
         cx,
+        &cleared,
         Outgoing {
             channel_id: &channel_id,
             message: &args.message,
@@ -235,7 +238,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<PostWritten, Stop> {
             },
             reached: others.len() as i64,
             notified: Vec::new(),
-            confirmed,
+            confirmed: cleared.how(),
         },
     ))
 }

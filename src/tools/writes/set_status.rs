@@ -260,7 +260,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<StatusSet, Stop> {
         ),
         binding: lines.clone(),
     };
-    let confirmed = confirm::ask(cx, &input, &question).await?;
+    let cleared = confirm::ask(cx, &input, &question).await?;
     let (me, _) = common::me(cx).await?;
     if let Some(s) = &status {
         let body = types::UpdateUserStatusBody {
@@ -270,6 +270,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<StatusSet, Stop> {
         };
         common::write(
             cx,
+            &cleared,
             cx.api().update_user_status().user_id(&me).body(body).send(),
             "status of user",
             &me,
@@ -285,6 +286,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<StatusSet, Stop> {
         };
         common::write(
             cx,
+            &cleared,
             cx.api()
                 .update_user_custom_status()
                 .user_id(&me)
@@ -298,6 +300,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<StatusSet, Stop> {
     if args.clear_custom {
         common::write(
             cx,
+            &cleared,
             cx.api().unset_user_custom_status().user_id(&me).send(),
             "custom status of user",
             &me,
@@ -310,6 +313,6 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<StatusSet, Stop> {
         dnd_until: dnd_until.map(rfc3339),
         custom,
         cleared_custom: args.clear_custom,
-        confirmed,
+        confirmed: cleared.how(),
     })
 }

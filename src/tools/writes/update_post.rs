@@ -128,8 +128,8 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Edited, Stop> {
             args.message.clone(),
         ],
     };
-    let confirmed = confirm::ask(cx, &input, &question).await?;
-    let now = if confirmed == Confirmed::ByPerson && !input.call.stateless() {
+    let cleared = confirm::ask(cx, &input, &question).await?;
+    let now = if cleared.how() == Confirmed::ByPerson && !input.call.stateless() {
         common::read_post(cx, post.id()).await?
     } else {
         post.clone()
@@ -154,6 +154,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Edited, Stop> {
     };
     let edited = common::write(
         cx,
+        &cleared,
         cx.api().patch_post().post_id(post.id()).body(body).send(),
         "post",
         post.id(),
@@ -173,6 +174,6 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Edited, Stop> {
             .and_then(serde_json::Value::as_str)
             .is_some_and(|s| !s.is_empty()),
         message: edited.message.unwrap_or_default(),
-        confirmed,
+        confirmed: cleared.how(),
     })
 }
