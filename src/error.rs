@@ -1,6 +1,7 @@
 //! The error a tool call answers with (`isError: true`): a message a model can act on — it quotes the
-//! rejected value, says what is accepted and names the next step — and the same as structured data
-//! (`{"error": {"kind", "message", ...}}`), with its kind as a word a client can branch on.
+//! rejected value, says what is accepted and names the next step — inside JSON a program can read
+//! (`{"error": {"kind", "message", ...}}`, the result's text), with its kind as a word a client can
+//! branch on.
 
 use serde::Serialize;
 use serde_json::{Map, Value, json};
@@ -137,7 +138,7 @@ impl ToolError {
         self
     }
 
-    /// The structured form: `{"error": {"kind", "message", ...}}`.
+    /// The JSON form, an error result's text: `{"error": {"kind", "message", ...}}`.
     pub fn to_json(&self) -> Value {
         let mut error = Map::new();
         error.insert("kind".into(), json!(self.kind));

@@ -186,13 +186,10 @@ async fn the_token_never_appears_in_stderr_or_any_result() {
         let text = serde_json::to_string(a).unwrap_or_default();
         assert!(!text.contains(&token), "a result carries the token: {text}");
     }
-    let expired = answers
-        .last()
-        .and_then(|a| a.structured_content.clone())
-        .unwrap_or_default();
-    assert_eq!(expired["error"]["kind"], json!("unauthorized"), "{expired}");
+    let expired = harness::error_of(answers.last().expect("the last answer"));
+    assert_eq!(expired["kind"], json!("unauthorized"), "{expired}");
     assert!(
-        expired["error"]["message"]
+        expired["message"]
             .as_str()
             .unwrap_or_default()
             .contains("MATTERMOST_TOKEN")
