@@ -4,10 +4,10 @@
 
 use crate::server::Server;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
-    GetPromptRequestParams, GetPromptResponse, ListPromptsResult, ListResourceTemplatesResult,
-    ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
-    ServerConfig,
+    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, CustomRequest,
+    CustomResult, GetPromptRequestParams, GetPromptResponse, ListPromptsResult,
+    ListResourceTemplatesResult, ListToolsResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -76,5 +76,13 @@ impl ServerHandler for Shared {
         cx: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
         self.0.get_prompt(request, cx).await
+    }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        cx: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        self.0.on_custom_request(request, cx).await
     }
 }
