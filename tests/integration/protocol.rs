@@ -529,6 +529,18 @@ async fn over_http_a_body_that_is_no_message_is_400_with_its_json_rpc_error_and_
         assert_eq!(a.status, 200, "{method}: {}", a.body);
         is_error(&a.json(), -32602, &json!(21), method);
     }
+    // 2026-07-28 has no initialize: 404 with -32601 there, even with params it cannot read.
+    let (headers, body) = http_harness::stateless_request("initialize", json!({}), 22);
+    let mut req = http_harness::http()
+        .post(server.endpoint())
+        .bearer_auth(&token)
+        .body(body.to_string());
+    for (k, v) in headers {
+        req = req.header(k, v);
+    }
+    let a = http_harness::send(req).await;
+    assert_eq!(a.status, 404, "{}", a.body);
+    is_error(&a.json(), -32601, &json!(22), "a stateless initialize");
     // A wrong Content-Type stays 415.
     let a = post(&server, &token, "text/plain", "{}", Some(&session)).await;
     assert_eq!(a.status, 415, "{}", a.body);
