@@ -13,6 +13,7 @@ use rmcp::model::{
 };
 use rmcp::service::RxJsonRpcMessage;
 use rmcp::{RoleServer, model};
+use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
@@ -48,12 +49,31 @@ impl Malformed {
 
     /// The JSON-RPC error response.
     pub fn to_json(&self) -> Value {
-        json!({
-            "jsonrpc": "2.0",
-            "id": self.id,
-            "error": {"code": self.code, "message": self.message},
-        })
+        let response = ErrorResponse {
+            jsonrpc: "2.0",
+            id: &self.id,
+            error: ErrorObject {
+                code: self.code,
+                message: &self.message,
+            },
+        };
+        serde_json::to_value(response).unwrap_or(Value::Null)
     }
+}
+
+/// A JSON-RPC 2.0 error response, whose `id` is always present (null when unknown); rmcp's own
+/// type leaves a missing id out.
+#[derive(Serialize)]
+struct ErrorResponse<'a> {
+    jsonrpc: &'static str,
+    id: &'a Value,
+    error: ErrorObject<'a>,
+}
+
+#[derive(Serialize)]
+struct ErrorObject<'a> {
+    code: i32,
+    message: &'a str,
 }
 
 /// Whether `id` is one JSON-RPC allows for a request this server answers: a string or an integer.
