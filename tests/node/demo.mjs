@@ -31,7 +31,11 @@ export function startDemo(binary, env = {}) {
     stdio: ["ignore", "ignore", "pipe"],
   });
   const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve(code ?? signal)));
+  // A check that fails exits at once (fail() calls process.exit): the demo must not outlive it.
+  const orphaned = () => child.kill("SIGKILL");
+  process.on("exit", orphaned);
   const stop = async () => {
+    process.off("exit", orphaned);
     child.kill("SIGTERM");
     const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
     const code = await exited;
