@@ -245,13 +245,28 @@ fn type_name(v: &Value) -> &'static str {
     }
 }
 
+/// The end of a sentence about an argument: `: ` and its description, ending in a full stop, or just
+/// the full stop when it has no description.
+fn then_about(a: &Arg) -> String {
+    let text = a.about.trim();
+    if text.is_empty() {
+        return ".".to_string();
+    }
+    let end = if text.ends_with(['.', '!', '?']) {
+        ""
+    } else {
+        "."
+    };
+    format!(": {text}{end}")
+}
+
 fn check_text(tool: &str, a: &Arg, s: &str, max: usize) -> Result<(), ToolError> {
     let name = a.name;
     if s.trim().is_empty() {
         return Err(ToolError::bad_argument(if a.required {
             format!(
-                "`{name}` of {tool} is required and was given empty. Call again with a value: {}",
-                a.about
+                "`{name}` of {tool} is required and was given empty. Call again with a value{}",
+                then_about(a)
             )
         } else {
             format!("`{name}` of {tool} is empty; give a value or leave it out.")
@@ -302,8 +317,9 @@ pub fn check(
             None | Some(Value::Null) => {
                 if a.required {
                     return Err(ToolError::bad_argument(format!(
-                        "{tool} needs `{}`: {}",
-                        a.name, a.about
+                        "{tool} needs `{}`{}",
+                        a.name,
+                        then_about(a)
                     )));
                 }
                 continue;
@@ -316,12 +332,12 @@ pub fn check(
                 _ => String::new(),
             };
             ToolError::bad_argument(format!(
-                "`{}` of {tool} must be {}{range}, not {} {}: {}",
+                "`{}` of {tool} must be {}{range}, not {} {}{}",
                 a.name,
                 a.kind.expects(),
                 type_name(value),
                 quote(&value.to_string()),
-                a.about
+                then_about(a)
             ))
         };
         match a.kind {
@@ -414,13 +430,21 @@ pub fn check(
                     default: 30,
                     max: 200,
                 });
+                // A whole number, or one written as a string ("50"), as some clients send them.
                 let n = value
                     .as_f64()
+                    .or_else(|| {
+                        value
+                            .as_str()
+                            .filter(|s| !s.is_empty() && s.len() <= 9)
+                            .filter(|s| s.bytes().all(|b| b.is_ascii_digit()))
+                            .and_then(|s| s.parse::<f64>().ok())
+                    })
                     .filter(|f| f.fract() == 0.0)
                     .ok_or_else(wrong)?;
                 if n < 1.0 || n > f64::from(l.max) {
                     return Err(ToolError::bad_argument(format!(
-                        "limit {value} is out of range: {tool} takes a limit from 1 to {} (default {}). Call again \
+                        "limit {n} is out of range: {tool} takes a limit from 1 to {} (default {}). Call again \
                          with a limit in that range.",
                         l.max, l.default
                     ))
@@ -536,8 +560,76 @@ mod tests {
     }
 
     #[test]
+    fn a_limit_written_as_a_string_of_digits_is_taken_as_its_number() {
+        let (_, limit) = check(
+            "t",
+            ARGS,
+            Some(&given(json!({"channel": "x", "limit": "50"}))),
+            LIMIT,
+        )
+        .expect("accepted");
+        assert_eq!(limit, 50);
+        let e = check(
+            "t",
+            ARGS,
+            Some(&given(json!({"channel": "x", "limit": "500"}))),
+            LIMIT,
+        )
+        .unwrap_err();
+        assert!(
+            e.message.contains("limit 500 is out of range"),
+            "{}",
+            e.message
+        );
+    }
+
+    #[test]
+    fn every_argument_error_ends_as_a_sentence_even_without_a_description() {
+        // The table adds `limit` with no description; a bad value must not end in a dangling colon.
+        let bare: &[Arg] = &[
+            Arg {
+                name: "channel",
+                kind: Kind::Channel,
+                required: true,
+                about: "",
+                shapes: None,
+            },
+            Arg {
+                name: "limit",
+                kind: Kind::Limit,
+                required: false,
+                about: "",
+                shapes: None,
+            },
+        ];
+        for args in [
+            json!({"channel": "x", "limit": "ten"}),
+            json!({"channel": "x", "limit": true}),
+            json!({}),
+            json!({"channel": " "}),
+            json!({"channel": 5}),
+        ] {
+            for table in [bare, ARGS] {
+                let e = check("t", table, Some(&given(args.clone())), LIMIT).unwrap_err();
+                assert!(
+                    e.message.ends_with('.')
+                        && !e.message.contains(": .")
+                        && !e.message.ends_with(":"),
+                    "{args}: {}",
+                    e.message
+                );
+            }
+        }
+    }
+
+    #[test]
     fn a_limit_of_the_wrong_type_quotes_the_value_and_gives_the_range() {
-        for (bad, shown) in [(json!("5"), "`\"5\"`"), (json!(5.5), "`5.5`")] {
+        for (bad, shown) in [
+            (json!("five"), "`\"five\"`"),
+            (json!(5.5), "`5.5`"),
+            (json!("5.0"), "`\"5.0\"`"),
+            (json!("-3"), "`\"-3\"`"),
+        ] {
             let e = check(
                 "t",
                 ARGS,

@@ -24,6 +24,7 @@ pub mod error;
 mod governance;
 pub mod ids;
 pub mod inventory;
+pub(crate) mod jsonrpc;
 pub mod log;
 pub mod mattermost;
 pub mod overrides_cmd;

@@ -57,6 +57,12 @@ enum Command {
     Serve(Listen),
     /// Serve MCP against a built-in simulated Mattermost with a small demo workspace (on stdio as
     /// @demo; with --http, each request with a demo token the log prints).
+    ///
+    /// Its tools only read unless MATTERMOST_ALLOW_WRITES=true is in its environment. Then the writes
+    /// (posts, reactions, edits, ...) change only the demo's simulated workspace, in memory, gone when
+    /// it stops: nothing reaches a real Mattermost. Writes others would see are first confirmed with the
+    /// person through the MCP client (elicitation); in a client that cannot ask, set
+    /// MATTERMOST_CONFIRM_WRITES=never as well.
     Demo(Listen),
     /// Start only the simulated Mattermost, with the demo workspace and N more people (for the
     /// benchmark): prints {"url", "tokens"} as one JSON line, then runs until killed.
@@ -83,8 +89,12 @@ enum Command {
 fn main() -> ExitCode {
     log::init(std::env::var("MATTERMOST_MCP_LOG").ok().as_deref());
     let cli = Cli::parse();
+    // Workers get 8 MiB of stack: an unoptimized build keeps a call's whole future chain (tool, name
+    // resolution, the generated request, reqwest, hyper) in frames that outgrew tokio's 2 MiB
+    // default (seen: `get_channel` of an unknown `@name`). Only the pages touched are resident.
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        .thread_stack_size(8 * 1024 * 1024)
         .build()
     {
         Ok(rt) => rt,
@@ -165,10 +175,19 @@ async fn demo(page_size: usize, transport: Transport) -> ExitCode {
             sim.token("alice")
         ));
     } else {
+        // The path this binary runs from: after `cargo run` it is on nobody's PATH.
+        let me = std::env::current_exe()
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|_| "mattermost-mcp".to_string());
+        let command = if me.contains(char::is_whitespace) {
+            format!("\"{me}\" demo")
+        } else {
+            format!("{me} demo")
+        };
         log::info(&format!(
             "demo: a simulated Mattermost with a small workspace runs at {} (user @demo); this process speaks MCP on \
-             stdio. Connect an MCP client by giving it the command `mattermost-mcp demo`, e.g. \
-             claude mcp add mattermost-demo -- mattermost-mcp demo",
+             stdio. Connect an MCP client by giving it the command `{command}`, e.g. \
+             claude mcp add mattermost-demo -- {command}",
             sim.url()
         ));
     }
@@ -183,7 +202,35 @@ async fn demo(page_size: usize, transport: Transport) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    log::info(&demo_writes(
+        config.allow_writes,
+        config.confirm_writes == config::ConfirmWrites::Never,
+    ));
     serve(config, page_size, transport, false).await
+}
+
+/// What the demo's start log says about writes.
+fn demo_writes(allowed: bool, never_ask: bool) -> String {
+    let only_demo =
+        "they change only this demo's simulated workspace, in memory, and never a real Mattermost";
+    match (allowed, never_ask) {
+        (false, _) => format!(
+            "demo: the tools only read. To try the writing tools, start the demo with {}=true in its environment: \
+             {only_demo}.",
+            config::ALLOW_WRITES
+        ),
+        (true, false) => format!(
+            "demo: writes are allowed ({}=true): {only_demo}. Each write others would see is first confirmed with \
+             the person through the MCP client; in a client that cannot ask, set {}=never as well.",
+            config::ALLOW_WRITES,
+            config::CONFIRM_WRITES
+        ),
+        (true, true) => format!(
+            "demo: writes are allowed ({}=true) without confirmation ({}=never): {only_demo}.",
+            config::ALLOW_WRITES,
+            config::CONFIRM_WRITES
+        ),
+    }
 }
 
 /// The simulator alone, with the demo workspace, a channel of 100 posts with attachments, and

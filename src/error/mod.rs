@@ -1,6 +1,7 @@
 //! The error a tool call answers with (`isError: true`): a message a model can act on — it quotes the
-//! rejected value, says what is accepted and names the next step — and the same as structured data
-//! (`{"error": {"kind", "message", ...}}`), with its kind as a word a client can branch on.
+//! rejected value, says what is accepted and names the next step — inside JSON a program can read
+//! (`{"error": {"kind", "message", ...}}`, the result's text; [`ToolError`]), and Mattermost's failures
+//! read as such errors (`from_mattermost`).
 
 mod from_mattermost;
 mod tool_error;

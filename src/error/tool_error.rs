@@ -1,5 +1,5 @@
 //! The error a tool call answers with: its kind as a word a client can branch on, its message, the
-//! details beside it, and how a rejected value is quoted.
+//! details beside it (as the JSON of the result's text), and how a rejected value is quoted.
 
 use serde::Serialize;
 use serde_json::{Map, Value, json};
@@ -136,7 +136,7 @@ impl ToolError {
         self
     }
 
-    /// The structured form: `{"error": {"kind", "message", ...}}`.
+    /// The JSON form, an error result's text: `{"error": {"kind", "message", ...}}`.
     pub fn to_json(&self) -> Value {
         let mut error = Map::new();
         error.insert("kind".into(), json!(self.kind));

@@ -1,10 +1,11 @@
 //! The HTTP application: routing, the Host and Origin checks, the person of each `/mcp` request
-//! (see [`crate::serve::auth`]), their limits, their session's owner, the access log, and the
-//! endpoints beside MCP: `/healthz` (alive), `/readyz` (Mattermost answers) and the protected
-//! resource metadata (RFC 9728).
+//! (see [`crate::serve::auth`]), their limits, their session's owner, their body checked as JSON-RPC
+//! ([`crate::serve::body`]), the access log, and the endpoints beside MCP: `/healthz` (alive),
+//! `/readyz` (Mattermost answers) and the protected resource metadata (RFC 9728).
 
 use crate::mattermost::Mattermost;
 use crate::serve::auth::Auth;
+use crate::serve::body::{self, Checked};
 use crate::serve::inflight::{Held, InFlight};
 use crate::serve::oauth;
 use crate::serve::reply::{self, Body};
@@ -285,7 +286,11 @@ impl App {
         let is_delete = req.method() == Method::DELETE;
         let mark = is_call.then(|| self.inflight.start());
         req.extensions_mut().insert(person.ctx.clone());
-        let response = self.mcp.handle(req).await;
+        let response = match body::check(req, self.settings.max_body_bytes).await {
+            Ok(Checked::Untouched(req)) => self.mcp.handle(req).await,
+            Ok(Checked::Read(req)) => self.mcp.handle(req).await,
+            Err(refused) => *refused,
+        };
         match (&session, session_of(response.headers())) {
             (None, Some(opened)) => self.owners.bind(&opened, person.key).await,
             (Some(s), _) if is_delete && response.status().is_success() => self.owners.unbind(s),

@@ -5,9 +5,11 @@
 //! 2026-07-28), and the listener.
 
 pub mod auth;
+pub(crate) mod body;
 pub mod http;
 pub mod inflight;
 pub mod limits;
+pub(crate) mod lines;
 pub mod listen;
 pub mod oauth;
 pub mod people;

@@ -1,12 +1,15 @@
-//! Serving MCP over stdio for one person: the token in `MATTERMOST_TOKEN`, checked at start.
+//! Serving MCP over stdio for one person: the token in `MATTERMOST_TOKEN`, checked at start; the
+//! messages read through [`crate::serve::lines`]. The end of stdin ends the server normally (exit 0).
 
 use crate::config::Config;
 use crate::context::Ctx;
 use crate::error::About;
 use crate::inventory::Offer;
 use crate::mattermost::MmError;
+use crate::serve::lines::{Lines, MAX_LINE};
 use crate::server::{People, Server};
 use rmcp::ServiceExt;
+use rmcp::service::ServerInitializeError;
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -58,8 +61,15 @@ pub async fn run(config: Config, offer: Offer, page_size: usize) -> ExitCode {
         )),
     }
     let server = Server::new(People::One(ctx), offer, page_size, config.budget);
-    let running = match server.serve(rmcp::transport::stdio()).await {
+    let (stdin, stdout) = rmcp::transport::stdio();
+    let transport = Lines::new(stdin, stdout, MAX_LINE);
+    let running = match server.serve(transport).await {
         Ok(r) => r,
+        Err(ServerInitializeError::ConnectionClosed(_)) => {
+            // The client closed stdin before it started a session: a normal end.
+            crate::log::info("the client closed stdin before starting a session; stopping");
+            return ExitCode::SUCCESS;
+        }
         Err(e) => {
             crate::log::error(&format!("the MCP session did not start: {e}"));
             return ExitCode::from(1);

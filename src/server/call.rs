@@ -252,10 +252,11 @@ fn progress_of(rcx: &RequestContext<RoleServer>) -> Option<Progress> {
     }))
 }
 
+/// An error result: its text is the error as JSON (`{"error": {"kind", "message", ...}}`), and it has
+/// no `structuredContent`, which the tool's output schema describes for successes only (clients that
+/// check it against the schema, such as the TypeScript SDK v1, would throw instead of showing it).
 pub(super) fn error_result(tool: &str, e: &ToolError) -> CallToolResult {
     crate::log::info(&format!("{tool} answered an error: {}", e.kind));
     crate::log::debug(&format!("{tool}: {}", e.message));
-    let mut r = CallToolResult::error(vec![ContentBlock::text(e.message.clone())]);
-    r.structured_content = Some(e.to_json());
-    r
+    CallToolResult::error(vec![ContentBlock::text(e.to_json().to_string())])
 }

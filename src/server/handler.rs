@@ -9,9 +9,10 @@ use crate::resources as published;
 use crate::tool::{CallContext, Stop};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
-    GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
-    ListResourceTemplatesResult, ListToolsResult, PaginatedRequestParams,
-    ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig,
+    CustomRequest, CustomResult, ErrorCode, GetPromptRequestParams, GetPromptResponse,
+    Implementation, ListPromptsResult, ListResourceTemplatesResult, ListToolsResult,
+    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
+    ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -146,5 +147,21 @@ impl ServerHandler for Server {
         _rcx: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
         crate::prompts::get(&self.offer, &request.name, request.arguments.as_ref()).map(Into::into)
+    }
+
+    /// A request rmcp could not read as any method it knows: -32602 for a method served here whose
+    /// params are wrong (see [`crate::jsonrpc::invalid_params`]), -32601 for any other.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        rcx: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        let with_initialize = rcx.protocol_version().is_none_or(|v| v.has_initialize());
+        Err(crate::jsonrpc::invalid_params(
+            &request.method,
+            request.params.as_ref(),
+            with_initialize,
+        )
+        .unwrap_or_else(|| ErrorData::new(ErrorCode::METHOD_NOT_FOUND, request.method, None)))
     }
 }

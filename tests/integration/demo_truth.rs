@@ -1,5 +1,6 @@
 //! The demo tells the truth: for every channel of `@demo`, the unread and mention counts that
-//! `list_channels` and `get_channel` show agree with what `read_unread` and `list_mentions` return.
+//! `list_channels` and `get_channel` show agree with what `read_unread` and `list_mentions` return;
+//! and its start log and `demo --help` name the binary that runs and say how writes are allowed.
 
 use crate::harness::{self, Mcp};
 use mattermost_sim::{Sim, World};
@@ -144,4 +145,54 @@ async fn the_demo_holds_what_a_person_tries_first() {
     for ext in ["pdf", "png", "xlsx", "docx", "pptx", "zip", "tar"] {
         assert!(types.contains(&ext), "a .{ext} file in the demo: {types:?}");
     }
+}
+
+/// Runs `mattermost-mcp <args>` with stdin closed and `env`; its exit code and stderr (or stdout).
+fn run_demo(args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String, String) {
+    let out = std::process::Command::new(harness::BIN)
+        .args(args)
+        .env_clear()
+        .env("MATTERMOST_MCP_LOG", "info")
+        .envs(env.iter().copied())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("runs");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+#[test]
+fn the_demo_names_its_real_path_says_how_writes_are_allowed_and_ends_cleanly_with_stdin() {
+    let path = std::fs::canonicalize(harness::BIN).expect("the binary's path");
+    let (code, _, log) = run_demo(&["demo"], &[]);
+    assert_eq!(code, Some(0), "the end of stdin is a normal end: {log}");
+    assert!(!log.contains("ERROR"), "{log}");
+    assert!(
+        log.contains(&format!("the command `{} demo`", path.display())),
+        "the connect hint names the binary that runs: {log}"
+    );
+    assert!(
+        log.contains("MATTERMOST_ALLOW_WRITES=true")
+            && log.contains("only this demo's simulated workspace"),
+        "the start log says how writes are allowed and what they touch: {log}"
+    );
+
+    let (code, _, log) = run_demo(&["demo"], &[("MATTERMOST_ALLOW_WRITES", "true")]);
+    assert_eq!(code, Some(0), "{log}");
+    assert!(
+        log.contains("writes are allowed") && log.contains("MATTERMOST_CONFIRM_WRITES=never"),
+        "{log}"
+    );
+
+    let (code, help, _) = run_demo(&["demo", "--help"], &[]);
+    assert_eq!(code, Some(0));
+    assert!(
+        help.contains("MATTERMOST_ALLOW_WRITES=true")
+            && help.contains("simulated workspace")
+            && help.contains("MATTERMOST_CONFIRM_WRITES=never"),
+        "demo --help says how writes are allowed: {help}"
+    );
 }

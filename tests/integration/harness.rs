@@ -246,7 +246,12 @@ impl Mcp {
         self.client
             .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(obj(args)))
             .await
-            .unwrap_or_else(|e| panic!("{tool}: protocol error {e}"))
+            .unwrap_or_else(|e| {
+                panic!(
+                    "{tool}: protocol error {e}; the server said:\n{}",
+                    self.stderr()
+                )
+            })
     }
 
     /// The structured answer of a call that must succeed.
@@ -280,19 +285,7 @@ impl Mcp {
             "{tool} {args} should be refused, got {:?}",
             r.structured_content
         );
-        let e = r.structured_content.clone().expect("structured error");
-        let text = r
-            .content
-            .first()
-            .and_then(|c| c.as_text())
-            .map(|t| t.text.clone())
-            .unwrap_or_default();
-        assert_eq!(
-            Some(text.as_str()),
-            e["error"]["message"].as_str(),
-            "the text is the error message"
-        );
-        e["error"].clone()
+        error_of(&r)
     }
 
     /// Every page of a list call, following next_cursor; checks the envelope of each page.
@@ -361,6 +354,27 @@ impl Mcp {
         let params = cursor.map(|c| PaginatedRequestParams::default().with_cursor(Some(c)));
         self.client.list_tools(params).await
     }
+}
+
+/// The error of an error result (`isError: true`): its text is `{"error": {"kind", "message", ...}}` as
+/// JSON, and it has no `structuredContent` (which the tool's output schema describes for successes).
+pub fn error_of(r: &CallToolResult) -> Value {
+    assert_eq!(r.is_error, Some(true), "not an error: {:?}", r.content);
+    assert_eq!(
+        r.structured_content, None,
+        "an error result carries no structuredContent"
+    );
+    let text = r
+        .content
+        .first()
+        .and_then(|c| c.as_text())
+        .map(|t| t.text.clone())
+        .expect("a text block");
+    let v: Value = serde_json::from_str(&text).expect("the error's text is JSON");
+    let e = v["error"].clone();
+    assert!(e["kind"].is_string(), "the error has a kind: {v}");
+    assert!(e["message"].is_string(), "the error has a message: {v}");
+    e
 }
 
 /// The envelope every list answers with.

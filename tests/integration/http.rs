@@ -318,7 +318,11 @@ async fn a_token_is_checked_with_mattermost_once_per_interval_and_a_later_refusa
         .await,
     );
     assert_eq!(r["isError"], json!(true), "{r}");
-    let message = r["structuredContent"]["error"]["message"]
+    assert!(r.get("structuredContent").is_none(), "{r}");
+    let error: serde_json::Value =
+        serde_json::from_str(r["content"][0]["text"].as_str().unwrap_or_default())
+            .expect("the error's text is JSON");
+    let message = error["error"]["message"]
         .as_str()
         .unwrap_or_default()
         .to_string();

@@ -190,7 +190,7 @@ impl Client {
     pub async fn refused(&self, tool: &str, args: Value) -> Value {
         let r = self.call(tool, args.clone()).await;
         assert_eq!(r.is_error, Some(true), "{tool} {args} should be refused");
-        r.structured_content.expect("structured error")["error"].clone()
+        crate::harness::error_of(&r)
     }
 
     /// Every page of a list, following next_cursor.

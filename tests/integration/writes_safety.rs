@@ -239,12 +239,13 @@ fn state_of(r: &CallToolResponse) -> String {
 
 fn error_kind(r: &CallToolResponse) -> String {
     match r {
-        CallToolResponse::Complete(c) => c
-            .structured_content
-            .as_ref()
-            .and_then(|v| v["error"]["kind"].as_str())
-            .unwrap_or("")
-            .to_string(),
+        CallToolResponse::Complete(c) if c.is_error == Some(true) => {
+            crate::harness::error_of(c)["kind"]
+                .as_str()
+                .unwrap_or("")
+                .to_string()
+        }
+        CallToolResponse::Complete(_) => String::new(),
         other => panic!("expected a result, got {other:?}"),
     }
 }

@@ -114,11 +114,17 @@ async fn call(
         .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(args))
         .await
         .map_err(|e| e.to_string())?;
-    let v = r.structured_content.unwrap_or_default();
     if r.is_error == Some(true) {
-        Err(format!("{tool}: {v}"))
+        // An error result's text is the error as JSON; it has no structuredContent.
+        let text = r
+            .content
+            .first()
+            .and_then(|c| c.as_text())
+            .map(|t| t.text.clone())
+            .unwrap_or_default();
+        Err(format!("{tool}: {text}"))
     } else {
-        Ok(v)
+        Ok(r.structured_content.unwrap_or_default())
     }
 }
 

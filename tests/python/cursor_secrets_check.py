@@ -21,12 +21,9 @@ from detect_secrets import SecretsCollection
 from detect_secrets.main import scan_adhoc_string
 from detect_secrets.settings import default_settings
 
-from demo_client import fail
+from demo_client import call, fail
 
 
-async def call(session, tool, args):
-    result = await session.call_tool(tool, args)
-    return result.is_error, result.structured_content or {}
 
 
 def sample(arg_name, schema, ids):

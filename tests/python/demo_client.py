@@ -1,5 +1,6 @@
 """What the Python checks share: failing loudly, the demo server's parameters, an elicitation
-callback that answers as told, and calls that check the structured result against its text copy."""
+callback that answers as told, and calls that check a result's shape: a success's structured result
+against its text copy, an error's text as the error's JSON (and no structured result)."""
 
 import json
 import os
@@ -37,16 +38,30 @@ class Asker:
         return mcp.types.ElicitResult(action="decline")
 
 
-async def call(client, tool, args):
-    """(is_error, structuredContent); fails when either copy is missing or a success's differ."""
-    result = await client.call_tool(tool, args)
-    structured = result.structured_content
+def answer_of(tool, result):
+    """(is_error, value) of a tool result. A success's value is its structuredContent, whose text copy
+    must equal it; an error has no structuredContent, and its text is the error as JSON,
+    {"error": {"kind", "message", ...}}, which is its value."""
     text = result.content[0].text if result.content else None
-    if structured is None or text is None:
-        fail(f"{tool}: no structured result or no text copy")
-    if not result.is_error and json.loads(text) != structured:
+    if text is None:
+        fail(f"{tool}: no text")
+    if result.is_error:
+        if result.structured_content is not None:
+            fail(f"{tool}: an error result carries structuredContent: {result.structured_content}")
+        error = json.loads(text)
+        if not isinstance(error.get("error", {}).get("message"), str) or "kind" not in error["error"]:
+            fail(f"{tool}: an error's text is not the error as JSON: {text}")
+        return True, error
+    if result.structured_content is None:
+        fail(f"{tool}: no structured result")
+    if json.loads(text) != result.structured_content:
         fail(f"{tool}: the structured result and its text copy differ")
-    return result.is_error, structured
+    return False, result.structured_content
+
+
+async def call(client, tool, args):
+    """(is_error, value): see answer_of."""
+    return answer_of(tool, await client.call_tool(tool, args))
 
 
 async def ok(client, tool, args):

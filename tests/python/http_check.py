@@ -21,7 +21,7 @@ import mcp
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
-from demo_client import fail
+from demo_client import answer_of, fail
 
 
 def start(binary):
@@ -72,8 +72,8 @@ async def as_person(url, token, mode):
 async def refuses_cursor(url, token, cursor):
     async with create_mcp_http_client(headers={"Authorization": f"Bearer {token}"}) as http:
         async with mcp.Client(streamable_http_client(url, http_client=http), mode="auto") as client:
-            result = await client.call_tool("list_saved", {"limit": 1, "cursor": cursor})
-            return result.is_error and result.structured_content["error"]["kind"] == "bad_cursor"
+            error, value = answer_of("list_saved", await client.call_tool("list_saved", {"limit": 1, "cursor": cursor}))
+            return error and value["error"]["kind"] == "bad_cursor"
 
 
 async def main(binary):

@@ -2,34 +2,20 @@
 
 It lists the tools through tools/list pages, reads a demo channel to its end through read_channel's
 cursors, and checks what a user's client would rely on: every post once, has_more/next_cursor
-consistent, a bad cursor refused as a tool error, the structured result and its text copy equal.
+consistent, a bad cursor refused as a tool error (its text the error as JSON, no structured result),
+the structured result and its text copy equal.
 
 Usage: python tests/python/mcp_client_check.py path/to/mattermost-mcp
 """
 
 import asyncio
-import json
 import os
 import sys
 
 import mcp.types
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
-from demo_client import fail
-
-
-async def call(session, tool, args):
-    result = await session.call_tool(tool, args)
-    structured = result.structured_content
-    text = result.content[0].text if result.content else None
-    if structured is None or text is None:
-        fail(f"{tool}: no structured result or no text copy")
-    if result.is_error:
-        if text != structured["error"]["message"]:
-            fail(f"{tool}: an error's text is not its message")
-    elif json.loads(text) != structured:
-        fail(f"{tool}: the structured result and its text copy differ")
-    return result.is_error, structured
+from demo_client import call, fail
 
 
 async def main(binary):
