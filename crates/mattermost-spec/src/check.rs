@@ -972,10 +972,20 @@ fn one_line_per_fact(report: &mut Report, overrides: &Overrides) {
             for e in extra {
                 if e.starts_with("type ") {
                     f.line.push_str("\n      ");
+                    f.line.push_str(&e);
+                } else if f.line.ends_with('.') {
+                    // After a sentence, another sentence.
+                    let mut c = e.chars();
+                    if let Some(first) = c.next() {
+                        f.line.push(' ');
+                        f.line.extend(first.to_uppercase());
+                        f.line.push_str(c.as_str());
+                        f.line.push('.');
+                    }
                 } else {
                     f.line.push_str("; ");
+                    f.line.push_str(&e);
                 }
-                f.line.push_str(&e);
             }
         }
     }

@@ -16,6 +16,7 @@ pub mod changes;
 pub mod check;
 pub mod document;
 pub mod overrides;
+pub mod patch;
 pub mod pinned;
 pub mod release_day;
 pub mod repairs;

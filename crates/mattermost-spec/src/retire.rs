@@ -217,10 +217,10 @@ pub fn renames(repair: &Repair, new_doc: &Value, new_op: Option<&Value>) -> Vec<
             {
                 continue;
             }
-            let where_ = if rest.is_empty() {
-                at.clone()
-            } else {
-                format!("{at} ({rest})")
+            let where_ = match rest {
+                "" => at.clone(),
+                "Item" => format!("the items of the {at}"),
+                _ => format!("{at}, at {rest}"),
             };
             out.push(TypeRename {
                 from,
