@@ -146,16 +146,13 @@ pub fn plan(tree: &Tree, other: &Path) -> Result<Plan, String> {
                     used_at.join(", ")
                 ),
             };
-            person.push(what);
-            if !t.fields_added.is_empty() || !t.fields_gone.is_empty() {
-                person.push(format!(
-                    "  then follow its fields: {}",
-                    render_rename(t)
-                        .split_once("; ")
-                        .map(|(_, f)| f)
-                        .unwrap_or("")
-                ));
-            }
+            let fields = render_rename(t)
+                .split_once("; ")
+                .map(|(_, f)| f.to_string());
+            person.push(match fields {
+                Some(f) => format!("{what}\n    then follow its fields: {f}"),
+                None => what,
+            });
             renames.push(Rename {
                 rename: t.clone(),
                 file: r.file.clone(),

@@ -16,8 +16,9 @@
 //!    sha256 in `spec/pinned.yaml`. (Pinning before building makes the build below the one the tests
 //!    use: building against the file first and then against the pin would build the crate twice.)
 //! 4. **build**: `cargo test <TESTS> --no-run`, against the pin.
-//! 5. **table-uses**: writes `spec/table-uses.json` with the built binary.
-//! 6. **tests**: `cargo test <TESTS>` (default `--workspace`).
+//! 5. **table-uses**: writes `spec/table-uses.json` with the binary the test build made.
+//! 6. **tests**: `cargo test <TESTS>` (default `--workspace`; `--tests` chooses what, so a rehearsal
+//!    builds only what the spec can change).
 //!
 //! Run again after a stop: a spec that is pinned already goes on from the build.
 //!
@@ -38,7 +39,8 @@ const USAGE: &str = "usage: release-day NEW_SPEC [--check] [--release NAME] [--s
   --source TEXT   where the file comes from, recorded in spec/pinned.yaml
   --check         only the check: print spec-check's report (exit 0 when the table can be built against it)
   --continue      the items the last run stopped on are done: go on past the check
-  --tests ARGS    what `cargo test` builds and runs (default: --workspace), e.g. \"-p mattermost-spec\"
+  --tests ARGS    what `cargo test` builds and runs (default: --workspace); given again, another
+                  selection, built and run in turn (e.g. --tests \"-p mattermost-spec\")
   --root DIR      the checkout (default: the nearest directory above with spec/pinned.yaml)";
 
 struct Args {
@@ -47,7 +49,8 @@ struct Args {
     source: Option<String>,
     continue_: bool,
     check_only: bool,
-    tests: Vec<String>,
+    /// `cargo test` selections, each built and run in turn.
+    tests: Vec<Vec<String>>,
     root: Option<PathBuf>,
 }
 
@@ -59,7 +62,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
         source: None,
         continue_: false,
         check_only: false,
-        tests: vec!["--workspace".into()],
+        tests: Vec::new(),
         root: None,
     };
     let mut it = args.iter();
@@ -72,12 +75,12 @@ fn parse(args: &[String]) -> Result<Args, String> {
         match a.as_str() {
             "--release" => out.release = Some(value("--release")?),
             "--source" => out.source = Some(value("--source")?),
-            "--tests" => {
-                out.tests = value("--tests")?
+            "--tests" => out.tests.push(
+                value("--tests")?
                     .split_whitespace()
                     .map(str::to_string)
-                    .collect()
-            }
+                    .collect(),
+            ),
             "--root" => out.root = Some(PathBuf::from(value("--root")?)),
             "--continue" => out.continue_ = true,
             "--check" => out.check_only = true,
@@ -88,6 +91,9 @@ fn parse(args: &[String]) -> Result<Args, String> {
         }
     }
     out.spec = spec.ok_or_else(|| format!("name the new release's spec file\n\n{USAGE}"))?;
+    if out.tests.is_empty() {
+        out.tests.push(vec!["--workspace".into()]);
+    }
     Ok(out)
 }
 
@@ -256,26 +262,52 @@ fn pin(tree: &Tree, args: &Args, doc: &serde_json::Value) -> Result<(), Stop> {
     run_cargo(&tree.root, &strip).map_err(Stop::Failed)
 }
 
+/// The target directory cargo builds into for this checkout.
+fn target_dir(root: &Path) -> Option<PathBuf> {
+    let out = cargo()
+        .args(["metadata", "--format-version", "1", "--no-deps"])
+        .current_dir(root)
+        .output()
+        .ok()?;
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).ok()?;
+    meta.get("target_directory")
+        .and_then(serde_json::Value::as_str)
+        .map(PathBuf::from)
+}
+
 fn build_and_test(tree: &Tree, args: &Args) -> Result<(), Stop> {
     step("build (against the pin)");
-    let mut build: Vec<String> = vec!["test".into()];
-    build.extend(args.tests.iter().cloned());
-    build.push("--no-run".into());
-    run_cargo(&tree.root, &build).map_err(|e| {
-        Stop::Person(format!(
-            "{e}. Read the compiler's errors above: a generated type renamed or a field added by the new \
-             spec (the check's REPAIR RETIRED and CHANGED lines name them). Fix the code, then run \
-             release-day again: the pin is done, it goes on from the build."
-        ))
-    })?;
+    for selection in &args.tests {
+        let mut build: Vec<String> = vec!["test".into()];
+        build.extend(selection.iter().cloned());
+        build.push("--no-run".into());
+        run_cargo(&tree.root, &build).map_err(|e| {
+            Stop::Person(format!(
+                "{e}. Read the compiler's errors above: a generated type renamed or a field added by the \
+                 new spec (the check's REPAIR RETIRED and CHANGED lines name them). Fix the code, then run \
+                 release-day again: the pin is done, it goes on from the build."
+            ))
+        })?;
+    }
 
     step("table-uses (spec/table-uses.json from the built binary)");
     let started = Instant::now();
-    let out = cargo()
-        .args(["run", "-q", "-p", "mattermost-mcp", "--", "table-uses"])
+    // The binary the test build made (`cargo run` would build another: without the dev-dependencies'
+    // features, its dependencies differ).
+    let built = target_dir(&tree.root).map(|t| t.join("debug").join("mattermost-mcp"));
+    let mut table_uses = match &built {
+        Some(bin) if bin.is_file() => Command::new(bin),
+        _ => {
+            let mut c = cargo();
+            c.args(["run", "-q", "-p", "mattermost-mcp", "--"]);
+            c
+        }
+    };
+    let out = table_uses
+        .arg("table-uses")
         .current_dir(&tree.root)
         .output()
-        .map_err(|e| Stop::Failed(format!("cannot run cargo: {e}")))?;
+        .map_err(|e| Stop::Failed(format!("cannot run mattermost-mcp table-uses: {e}")))?;
     if !out.status.success() {
         return Err(Stop::Failed(format!(
             "`mattermost-mcp table-uses` failed: {}",
@@ -298,14 +330,17 @@ fn build_and_test(tree: &Tree, args: &Args) -> Result<(), Stop> {
     );
 
     step("tests");
-    let mut test: Vec<String> = vec!["test".into()];
-    test.extend(args.tests.iter().cloned());
-    run_cargo(&tree.root, &test).map_err(|e| {
-        Stop::Person(format!(
-            "{e}. The failing tests say what is left (a row that does not account for a new parameter: the \
-             check's ROWS lines). Fix it, then run release-day again: it goes on from the build."
-        ))
-    })
+    for selection in &args.tests {
+        let mut test: Vec<String> = vec!["test".into()];
+        test.extend(selection.iter().cloned());
+        run_cargo(&tree.root, &test).map_err(|e| {
+            Stop::Person(format!(
+                "{e}. The failing tests say what is left (a row that does not account for a new parameter: \
+                 the check's ROWS lines). Fix it, then run release-day again: it goes on from the build."
+            ))
+        })?;
+    }
+    Ok(())
 }
 
 fn run(args: &Args) -> Result<(), Stop> {
