@@ -54,22 +54,33 @@ fn spec_check_on_mattermosts_own_pinned_file_is_clean() {
     clean(&path);
 }
 
-/// The rehearsal's release-like spec, made as `tests/release_day.sh` makes it.
-fn rehearsal_spec() -> (PathBuf, PatchFile) {
+/// The rehearsal's release-like spec, made as `tests/release_day.sh` makes it; `None` (said loudly)
+/// when the pin has those changes already (the rehearsal's own scratch copy, after it pinned).
+fn rehearsal_spec() -> Option<PathBuf> {
     let pin = Pin::load(&root()).expect("pinned.yaml");
     let text = std::fs::read_to_string(root().join("tests/release_day/11.11.1-changes.json"))
         .expect("the rehearsal patch");
     let file: PatchFile = serde_json::from_str(&text).expect("a patch file");
     let mut doc = document::read(&pin.stripped_path(&root())).expect("the committed copy");
-    patch::apply(&mut doc, &file.patch).expect("the patch applies to the pinned copy");
+    if let Err(e) = patch::apply(&mut doc, &file.patch) {
+        assert!(
+            pin.release == file.release || e.contains("there already"),
+            "the rehearsal patch does not apply to the pinned copy: {e}"
+        );
+        eprintln!(
+            "SKIPPED: the pinned release {} has the rehearsal's changes already ({e}); its report was not checked",
+            pin.release
+        );
+        return None;
+    }
     let out = std::env::temp_dir().join(format!("rehearsal-spec-{}.json", std::process::id()));
     std::fs::write(&out, strip::to_bytes(&doc)).expect("write");
-    (out, file)
+    Some(out)
 }
 
 #[test]
 fn the_report_on_the_rehearsal_spec_names_every_change_once_with_the_tools_and_the_type_renames() {
-    let (path, _) = rehearsal_spec();
+    let Some(path) = rehearsal_spec() else { return };
     let tree = Tree::find(&root()).expect("the checkout");
     let (report, text) = tree::spec_check(&tree, &path, None).expect("spec-check runs");
     let _ = std::fs::remove_file(&path);
