@@ -19,6 +19,7 @@ pub mod overrides;
 pub mod patch;
 pub mod pinned;
 pub mod release_day;
+pub mod releases;
 pub mod repairs;
 pub mod retire;
 pub mod strip;

@@ -5,10 +5,16 @@
 
 use mattermost_spec::pinned::{Pin, sha256_hex};
 use mattermost_spec::{Surface, assemble, document, strip};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
+/// The checkout, found at run time (cargo sets `CARGO_MANIFEST_DIR` for the test): a test binary
+/// built in another copy of the checkout, left fresh because the sources are the same, would name that
+/// copy if the path were read when compiling.
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")))
+        .join("../..")
 }
 
 fn sources() -> Option<PathBuf> {

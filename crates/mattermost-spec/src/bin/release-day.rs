@@ -15,9 +15,11 @@
 //! 3. **pin**: `spec-strip NEW_SPEC --release NAME` writes the prose-free copy to `spec/` and records both
 //!    sha256 in `spec/pinned.yaml`. (Pinning before building makes the build below the one the tests
 //!    use: building against the file first and then against the pin would build the crate twice.)
-//! 4. **build**: `cargo test <TESTS> --no-run`, against the pin.
-//! 5. **table-uses**: writes `spec/table-uses.json` with the binary the test build made.
-//! 6. **tests**: `cargo test <TESTS>` (default `--workspace`; `--tests` chooses what, so a rehearsal
+//! 4. **releases**: `spec/releases.json` again for the new pin, from the older supported releases'
+//!    source trees (`../shared/spec/sources/mattermost-<release>` or `$MATTERMOST_SOURCES`).
+//! 5. **build**: `cargo test <TESTS> --no-run`, against the pin.
+//! 6. **table-uses**: writes `spec/table-uses.json` with the binary the test build made.
+//! 7. **tests**: `cargo test <TESTS>` (default `--workspace`; `--tests` chooses what, so a rehearsal
 //!    builds only what the spec can change).
 //!
 //! Run again after a stop: a spec that is pinned already goes on from the build.
@@ -275,6 +277,33 @@ fn target_dir(root: &Path) -> Option<PathBuf> {
         .map(PathBuf::from)
 }
 
+/// `spec/releases.json` for the new pin, from the older releases' source trees.
+fn releases(tree: &Tree) -> Result<(), Stop> {
+    step("releases (spec/releases.json: what each operation needs of the server)");
+    let older = match mattermost_spec::releases::load(&tree.root) {
+        Ok(t) => t.older,
+        Err(e) => return Err(Stop::Failed(e)),
+    };
+    let sources = mattermost_spec::releases::sources_dir(&tree.root);
+    let table = mattermost_spec::releases::regenerate(tree, &sources, &older).map_err(|e| {
+        Stop::Person(format!(
+            "{e}. spec/releases.json is rebuilt from the supported older releases' sources ({}); then run \
+             release-day again.",
+            older.join(", ")
+        ))
+    })?;
+    let path = tree.root.join(mattermost_spec::releases::RELEASES_FILE);
+    std::fs::write(&path, table.render())
+        .map_err(|e| Stop::Failed(format!("cannot write {}: {e}", path.display())))?;
+    println!(
+        "wrote {}: {} operations need more than {}",
+        mattermost_spec::releases::RELEASES_FILE,
+        table.operations.len(),
+        older.join(", ")
+    );
+    Ok(())
+}
+
 fn build_and_test(tree: &Tree, args: &Args) -> Result<(), Stop> {
     step("build (against the pin)");
     for selection in &args.tests {
@@ -382,6 +411,10 @@ fn run(args: &Args) -> Result<(), Stop> {
     } else {
         check_and_retire(&tree, args)?;
         pin(&tree, args, &doc)?;
+    }
+    let pinned = Pin::load(&tree.root).map_err(Stop::Failed)?;
+    if mattermost_spec::releases::load(&tree.root).is_ok_and(|t| t.pinned != pinned.release) {
+        releases(&tree)?;
     }
     build_and_test(&tree, args)
 }
