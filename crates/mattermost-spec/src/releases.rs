@@ -83,45 +83,70 @@ pub struct Need {
     pub not_in: Option<String>,
 }
 
+/// An older supported release: its name, the sha256 of its spec as assembled from its sources, and
+/// its operations (so the table can be derived again for a new pin without the sources at hand).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Older {
+    pub release: String,
+    pub sha256: String,
+    pub operations: Vec<String>,
+}
+
+impl Older {
+    /// An older release from its assembled spec.
+    pub fn of(release: &str, bytes: &[u8], doc: &Value) -> Older {
+        Older {
+            release: release.to_string(),
+            sha256: crate::pinned::sha256_hex(bytes),
+            operations: Surface::of(doc).operations.keys().cloned().collect(),
+        }
+    }
+}
+
 /// `spec/releases.json`: the supported releases and what each operation needs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Table {
     /// The pinned release.
     pub pinned: String,
-    /// The older releases supported beside it, each assembled from its sources (oldest first).
-    pub older: Vec<String>,
     /// The operations that need more than the oldest supported release, by operationId.
     pub operations: BTreeMap<String, Need>,
+    /// The older releases supported beside it, each assembled from its sources (oldest first).
+    pub older: Vec<Older>,
 }
 
 impl Table {
-    /// Derives the table from the pinned spec and the older releases' specs (each as Mattermost
-    /// publishes it, or stripped: `x-mattermost-since` is read from the pinned one's stripped copy or
-    /// from its descriptions).
-    pub fn derive(pinned_release: &str, pinned: &Value, older: &[(String, Value)]) -> Table {
+    /// The older releases' names.
+    pub fn older_releases(&self) -> Vec<String> {
+        self.older.iter().map(|o| o.release.clone()).collect()
+    }
+
+    /// Derives the table from the pinned spec (as Mattermost publishes it, or its stripped copy:
+    /// `x-mattermost-since` is read from the stripped form) and the older releases.
+    pub fn derive(pinned_release: &str, pinned: &Value, older: &[Older]) -> Table {
         let stripped = crate::strip::strip(pinned).doc;
         let surface = Surface::of(&stripped);
-        let mut older: Vec<(String, Version, Surface)> = older
+        let mut older: Vec<(Version, &Older)> = older
             .iter()
-            .filter_map(|(r, doc)| Some((r.clone(), Version::parse(r)?, Surface::of(doc))))
+            .filter_map(|o| Some((Version::parse(&o.release)?, o)))
             .collect();
-        older.sort_by_key(|(_, v, _)| *v);
+        older.sort_by_key(|(v, _)| *v);
         let since = since_of(&stripped);
         let mut operations = BTreeMap::new();
         for id in surface.operations.keys() {
             let not_in = older
                 .iter()
                 .rev()
-                .find(|(_, _, s)| s.get(id).is_none())
-                .map(|(r, _, _)| r.clone());
+                .find(|(_, o)| !o.operations.contains(id))
+                .map(|(_, o)| o.release.clone());
             let documented = since.get(id).cloned();
             // A documented version no newer than the oldest supported release asks nothing of it.
-            let documented = documented.filter(|s| {
-                match (Version::parse(s), older.first().map(|(_, v, _)| *v)) {
-                    (Some(v), Some(oldest)) => v > oldest,
-                    _ => true,
-                }
-            });
+            let documented =
+                documented.filter(
+                    |s| match (Version::parse(s), older.first().map(|(v, _)| *v)) {
+                        (Some(v), Some(oldest)) => v > oldest,
+                        _ => true,
+                    },
+                );
             if not_in.is_some() || documented.is_some() {
                 operations.insert(
                     id.clone(),
@@ -134,8 +159,8 @@ impl Table {
         }
         Table {
             pinned: pinned_release.to_string(),
-            older: older.into_iter().map(|(r, _, _)| r).collect(),
             operations,
+            older: older.into_iter().map(|(_, o)| o.clone()).collect(),
         }
     }
 
@@ -183,32 +208,26 @@ pub fn sources_dir(root: &Path) -> PathBuf {
     }
 }
 
-/// The table for the tree's pin and the given older releases, each assembled from its source tree
-/// `<sources>/mattermost-<release>`.
-pub fn regenerate(
-    tree: &crate::tree::Tree,
-    sources: &Path,
-    older: &[String],
-) -> Result<Table, String> {
-    let pin = tree.pin()?;
-    let pinned = tree.pinned_doc(&pin)?;
-    let mut docs = Vec::new();
-    for release in older {
-        let dir = sources.join(format!("mattermost-{release}"));
-        if !dir.is_dir() {
-            return Err(format!(
-                "the source tree of Mattermost {release} is not at {}: put it there (or set \
-                 MATTERMOST_SOURCES to the folder that holds mattermost-{release}/)",
-                dir.display()
-            ));
-        }
-        let a = crate::assemble::assemble(&dir)?;
-        docs.push((
-            release.clone(),
-            crate::document::parse(&a.bytes, &dir.display().to_string())?,
+/// An older release assembled from its source tree `<sources>/mattermost-<release>`.
+pub fn assemble_older(sources: &Path, release: &str) -> Result<Older, String> {
+    let dir = sources.join(format!("mattermost-{release}"));
+    if !dir.is_dir() {
+        return Err(format!(
+            "the source tree of Mattermost {release} is not at {}: put it there (or set \
+             MATTERMOST_SOURCES to the folder that holds mattermost-{release}/)",
+            dir.display()
         ));
     }
-    Ok(Table::derive(&pin.release, &pinned, &docs))
+    let a = crate::assemble::assemble(&dir)?;
+    let doc = crate::document::parse(&a.bytes, &dir.display().to_string())?;
+    Ok(Older::of(release, &a.bytes, &doc))
+}
+
+/// The table for the tree's pin and the given older releases.
+pub fn for_pin(tree: &crate::tree::Tree, older: &[Older]) -> Result<Table, String> {
+    let pin = tree.pin()?;
+    let pinned = tree.pinned_doc(&pin)?;
+    Ok(Table::derive(&pin.release, &pinned, older))
 }
 
 /// `spec/releases.json` of a tree.
@@ -305,8 +324,10 @@ mod tests {
             ("CreateRecap", None),
         ]);
         let older = spec(&[("GetUser", None)]);
-        let t = Table::derive("11.6.0-dev", &pinned, &[("10.11.0".into(), older)]);
-        assert_eq!(t.older, ["10.11.0"]);
+        let older = Older::of("10.11.0", b"the spec", &older);
+        assert_eq!(older.operations, ["GetUser"]);
+        let t = Table::derive("11.6.0-dev", &pinned, &[older]);
+        assert_eq!(t.older_releases(), ["10.11.0"]);
         assert!(!t.operations.contains_key("GetUser"), "{:?}", t.operations);
         assert_eq!(
             t.operations["MarkAllTeamChannelsRead"],

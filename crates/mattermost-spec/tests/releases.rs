@@ -42,28 +42,34 @@ fn the_committed_table_is_for_the_pin_and_names_only_its_operations() {
 fn the_committed_table_is_what_the_older_releases_sources_give() {
     let table = releases::load(&root()).expect("spec/releases.json");
     let sources = releases::sources_dir(&root());
-    let missing: Vec<&String> = table
-        .older
-        .iter()
-        .filter(|r| !sources.join(format!("mattermost-{r}")).is_dir())
-        .collect();
-    if !missing.is_empty() {
-        eprintln!(
-            "SKIPPED: the source trees of {missing:?} are not in {}; spec/releases.json was not rebuilt",
-            sources.display()
+    let mut older = Vec::new();
+    for o in &table.older {
+        if !sources.join(format!("mattermost-{}", o.release)).is_dir() {
+            eprintln!(
+                "SKIPPED: the source tree of {} is not in {}; spec/releases.json was not rebuilt from it",
+                o.release,
+                sources.display()
+            );
+            return;
+        }
+        let again = releases::assemble_older(&sources, &o.release).expect("assembles");
+        assert_eq!(
+            again.sha256, o.sha256,
+            "{} assembles to another spec",
+            o.release
         );
-        return;
+        older.push(again);
     }
     let tree = Tree::find(&root()).expect("the checkout");
-    let again = releases::regenerate(&tree, &sources, &table.older).expect("assembles");
+    let again = releases::for_pin(&tree, &older).expect("derives");
     assert!(
         again == table,
         "spec/releases.json is stale: run `cargo run -p mattermost-spec --bin spec-releases -- {}`",
         table
             .older
             .iter()
-            .map(|r| sources
-                .join(format!("mattermost-{r}"))
+            .map(|o| sources
+                .join(format!("mattermost-{}", o.release))
                 .display()
                 .to_string())
             .collect::<Vec<_>>()

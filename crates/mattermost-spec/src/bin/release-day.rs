@@ -16,7 +16,7 @@
 //!    sha256 in `spec/pinned.yaml`. (Pinning before building makes the build below the one the tests
 //!    use: building against the file first and then against the pin would build the crate twice.)
 //! 4. **releases**: `spec/releases.json` again for the new pin, from the older supported releases'
-//!    source trees (`../shared/spec/sources/mattermost-<release>` or `$MATTERMOST_SOURCES`).
+//!    operations it records.
 //! 5. **build**: `cargo test <TESTS> --no-run`, against the pin.
 //! 6. **table-uses**: writes `spec/table-uses.json` with the binary the test build made.
 //! 7. **tests**: `cargo test <TESTS>` (default `--workspace`; `--tests` chooses what, so a rehearsal
@@ -277,29 +277,20 @@ fn target_dir(root: &Path) -> Option<PathBuf> {
         .map(PathBuf::from)
 }
 
-/// `spec/releases.json` for the new pin, from the older releases' source trees.
+/// `spec/releases.json` for the new pin, from the older releases it records.
 fn releases(tree: &Tree) -> Result<(), Stop> {
     step("releases (spec/releases.json: what each operation needs of the server)");
-    let older = match mattermost_spec::releases::load(&tree.root) {
-        Ok(t) => t.older,
-        Err(e) => return Err(Stop::Failed(e)),
-    };
-    let sources = mattermost_spec::releases::sources_dir(&tree.root);
-    let table = mattermost_spec::releases::regenerate(tree, &sources, &older).map_err(|e| {
-        Stop::Person(format!(
-            "{e}. spec/releases.json is rebuilt from the supported older releases' sources ({}); then run \
-             release-day again.",
-            older.join(", ")
-        ))
-    })?;
+    let before = mattermost_spec::releases::load(&tree.root).map_err(Stop::Failed)?;
+    let table = mattermost_spec::releases::for_pin(tree, &before.older).map_err(Stop::Failed)?;
     let path = tree.root.join(mattermost_spec::releases::RELEASES_FILE);
     std::fs::write(&path, table.render())
         .map_err(|e| Stop::Failed(format!("cannot write {}: {e}", path.display())))?;
     println!(
-        "wrote {}: {} operations need more than {}",
+        "wrote {}: {} operations of {} need more than {}",
         mattermost_spec::releases::RELEASES_FILE,
         table.operations.len(),
-        older.join(", ")
+        table.pinned,
+        table.older_releases().join(", ")
     );
     Ok(())
 }

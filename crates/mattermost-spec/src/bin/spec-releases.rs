@@ -49,29 +49,22 @@ fn run(args: &[String]) -> Result<String, String> {
     }
     let here = std::env::current_dir().map_err(|e| format!("no current directory: {e}"))?;
     let tree = Tree::find(&here)?;
-    let mut releases_named = Vec::new();
-    let mut sources: Option<&Path> = None;
+    let mut older = Vec::new();
     for t in &trees {
-        releases_named.push(release_of(t)?);
-        let parent = t.parent().unwrap_or(Path::new("."));
-        if sources.is_some_and(|s| s != parent) {
-            return Err(format!(
-                "the trees are in different folders ({} and {}): put them side by side",
-                sources.map(|s| s.display().to_string()).unwrap_or_default(),
-                parent.display()
-            ));
-        }
-        sources = Some(parent);
+        let release = release_of(t)?;
+        older.push(releases::assemble_older(
+            t.parent().unwrap_or(Path::new(".")),
+            &release,
+        )?);
     }
-    let table: Table =
-        releases::regenerate(&tree, sources.unwrap_or(Path::new(".")), &releases_named)?;
+    let table: Table = releases::for_pin(&tree, &older)?;
     let text = table.render();
     let path = tree.root.join(RELEASES_FILE);
     let summary = format!(
         "{} operations of the pinned {} need more than {}\n",
         table.operations.len(),
         table.pinned,
-        table.older.join(", ")
+        table.older_releases().join(", ")
     );
     if check {
         let committed = std::fs::read_to_string(&path).unwrap_or_default();
