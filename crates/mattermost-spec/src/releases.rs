@@ -90,6 +90,11 @@ pub struct Older {
     pub release: String,
     pub sha256: String,
     pub operations: Vec<String>,
+    /// Operations its spec lacks that the project takes its router to serve: those a repair of the
+    /// pin adds (`add_operation`, with the router's code as evidence) when the entry was made. Not
+    /// refused there; a live test against that release is what confirms them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub served_undocumented: Vec<String>,
 }
 
 impl Older {
@@ -99,6 +104,7 @@ impl Older {
             release: release.to_string(),
             sha256: crate::pinned::sha256_hex(bytes),
             operations: Surface::of(doc).operations.keys().cloned().collect(),
+            served_undocumented: Vec::new(),
         }
     }
 }
@@ -136,7 +142,7 @@ impl Table {
             let not_in = older
                 .iter()
                 .rev()
-                .find(|(_, o)| !o.operations.contains(id))
+                .find(|(_, o)| !o.operations.contains(id) && !o.served_undocumented.contains(id))
                 .map(|(_, o)| o.release.clone());
             let documented = since.get(id).cloned();
             // A documented version no newer than the oldest supported release asks nothing of it.
@@ -221,6 +227,26 @@ pub fn assemble_older(sources: &Path, release: &str) -> Result<Older, String> {
     let a = crate::assemble::assemble(&dir)?;
     let doc = crate::document::parse(&a.bytes, &dir.display().to_string())?;
     Ok(Older::of(release, &a.bytes, &doc))
+}
+
+/// An older release assembled from its sources, with the operations the tree's repairs add
+/// (`add_operation`) that its spec lacks taken as served by its router ([`Older::served_undocumented`]).
+pub fn assemble_older_for(
+    tree: &crate::tree::Tree,
+    sources: &Path,
+    release: &str,
+) -> Result<Older, String> {
+    let mut older = assemble_older(sources, release)?;
+    let overrides = tree.overrides()?;
+    older.served_undocumented = overrides
+        .repairs
+        .iter()
+        .filter(|r| r.repair == "add_operation")
+        .filter_map(|r| r.operation.clone())
+        .filter(|op| !older.operations.contains(op))
+        .collect();
+    older.served_undocumented.sort();
+    Ok(older)
 }
 
 /// The table for the tree's pin and the given older releases.
@@ -356,5 +382,17 @@ mod tests {
         assert_eq!(t.refusal("GetUser", on("10.11.0")), None);
         let back: Table = serde_json::from_str(&t.render()).expect("reads back");
         assert_eq!(back, t);
+
+        // An operation the older release's router is taken to serve (a repair of the pin adds it) is
+        // not refused there for its spec's silence.
+        let mut served = t.older[0].clone();
+        served.served_undocumented = vec!["CreateRecap".into()];
+        let t = Table::derive("11.6.0-dev", &pinned, &[served]);
+        assert!(
+            !t.operations.contains_key("CreateRecap"),
+            "{:?}",
+            t.operations
+        );
+        assert_eq!(t.refusal("CreateRecap", on("10.11.4")), None);
     }
 }

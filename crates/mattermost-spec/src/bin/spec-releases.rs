@@ -52,7 +52,8 @@ fn run(args: &[String]) -> Result<String, String> {
     let mut older = Vec::new();
     for t in &trees {
         let release = release_of(t)?;
-        older.push(releases::assemble_older(
+        older.push(releases::assemble_older_for(
+            &tree,
             t.parent().unwrap_or(Path::new(".")),
             &release,
         )?);
