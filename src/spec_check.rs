@@ -1,18 +1,16 @@
 //! The pinned spec as the binary carries it (the repaired surface and the overrides the client was
 //! generated with), what the tool table uses of it, and `mattermost-mcp spec-check PATH`, which compares
-//! another release's spec with it.
+//! another release's spec with the pin of the working tree (`mattermost_spec::tree`).
 
 use crate::calls::Source;
 use crate::inventory;
-use mattermost_spec::check::{self, TableUses, Use};
-use mattermost_spec::{Overrides, Surface, document};
+use mattermost_spec::check::{TableUses, Use};
+use mattermost_spec::tree::Tree;
+use mattermost_spec::{Overrides, Surface};
 use std::path::Path;
 
 const SURFACE: &str = mattermost_client::build_info::SURFACE_JSON;
 const OVERRIDES: &str = mattermost_client::build_info::OVERRIDES_JSON;
-
-/// The pinned spec's file name and sha256.
-pub const PINNED: &str = mattermost_client::build_info::PINNED;
 
 /// The repaired pinned spec's operations, as the generated client has them.
 pub fn pinned_surface() -> Surface {
@@ -62,15 +60,16 @@ pub fn table_uses() -> TableUses {
     }
 }
 
-/// Compares the spec at `path` with the pinned one. Returns the report and whether the table can be
-/// built against it.
+/// Compares the spec at `path` with the pinned one, as the working tree has it (the checkout around
+/// the current directory, else the one this binary was built from): its pin and its overrides on disk,
+/// not those compiled in, so a retired repair deleted is seen at once. Returns the report and whether
+/// the table can be built against it.
 pub fn run(path: &Path) -> Result<(String, bool), String> {
-    let other = document::read(path)?;
-    let report = check::compare(&pinned_surface(), &other, &overrides(), &uses());
-    Ok((
-        report.render(&path.display().to_string(), PINNED),
-        report.buildable(),
-    ))
+    let here = std::env::current_dir().map_err(|e| format!("no current directory: {e}"))?;
+    let tree = Tree::find(&here)
+        .or_else(|e| Tree::find(Path::new(env!("CARGO_MANIFEST_DIR"))).map_err(|_| e))?;
+    let (report, text) = mattermost_spec::tree::spec_check(&tree, path, Some(uses()))?;
+    Ok((text, report.buildable()))
 }
 
 /// The README's tool list, from the inventory: toolset by toolset, each tool with its arguments, the

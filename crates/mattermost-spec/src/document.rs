@@ -68,3 +68,14 @@ pub fn full_path(base: &str, path: &str) -> String {
         format!("{base}{path}")
     }
 }
+
+/// The path item of a (full) path, as [`crate::surface::Surface`] names paths: the base path of the
+/// first server, then the spec's path.
+pub fn path_item<'a>(doc: &'a Value, path: &str) -> Option<&'a Value> {
+    let base = base_path(doc);
+    doc.get("paths")?
+        .as_object()?
+        .iter()
+        .find(|(p, _)| full_path(&base, p) == path)
+        .map(|(_, item)| item)
+}

@@ -125,6 +125,14 @@ pub fn normalize(doc: &mut Value, overrides: &Overrides) -> Result<Normalized, V
 /// As [`normalize`], but goes on past a repair that fails, so that every problem is reported at once
 /// (what `spec-check` needs). Returns what was done and every error.
 pub fn normalize_lenient(doc: &mut Value, overrides: &Overrides) -> (Normalized, Vec<String>) {
+    let (mut out, errors) = repair_lenient(doc, overrides);
+    out.excluded = drop_multipart(doc);
+    (out, errors)
+}
+
+/// As [`normalize_lenient`], but keeps the multipart operations: the spec as repaired, every operation
+/// in it, for comparing what the tools call (the hand-written multipart ones included).
+pub fn repair_lenient(doc: &mut Value, overrides: &Overrides) -> (Normalized, Vec<String>) {
     let mut errors = Vec::new();
     let mut out = Normalized::default();
     for r in &overrides.repairs {
@@ -163,7 +171,6 @@ pub fn normalize_lenient(doc: &mut Value, overrides: &Overrides) -> (Normalized,
         Err(e) => errors.extend(e),
     }
     out.edits.extend(absolute_paths(doc));
-    out.excluded = drop_multipart(doc);
     (out, errors)
 }
 

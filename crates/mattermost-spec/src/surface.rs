@@ -317,8 +317,15 @@ pub fn type_name(doc: &Value, schema: &Value) -> String {
             Some(f) => format!("{t}/{f}"),
             None => t.to_string(),
         },
-        None if schema.get("allOf").is_some() => "allOf".into(),
-        None if schema.get("oneOf").is_some() => "oneOf".into(),
-        None => "any".into(),
+        None => match ["allOf", "oneOf", "anyOf"]
+            .iter()
+            .find_map(|k| schema.get(*k).and_then(Value::as_array).map(|l| (k, l)))
+        {
+            Some((k, parts)) => {
+                let names: Vec<String> = parts.iter().map(|p| type_name(doc, p)).collect();
+                format!("{k}<{}>", names.join(", "))
+            }
+            None => "any".into(),
+        },
     }
 }

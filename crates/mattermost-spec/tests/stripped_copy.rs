@@ -7,8 +7,14 @@ use mattermost_spec::{Overrides, Surface, document, repairs, strip};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
+/// The checkout, found at run time (cargo sets `CARGO_MANIFEST_DIR` for the test): a test binary
+/// built in another copy of the checkout, left fresh because the sources are the same, would name that
+/// copy if the path were read when compiling.
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")))
+        .join("../..")
 }
 
 fn committed() -> (Pin, Vec<u8>, Value) {
@@ -18,7 +24,9 @@ fn committed() -> (Pin, Vec<u8>, Value) {
     (pin, bytes, doc)
 }
 
-/// Mattermost's own file, when it is at hand: `$MATTERMOST_OPENAPI` or `../shared/spec/<file>`.
+/// Mattermost's own file of the pinned release, when it is at hand: `$MATTERMOST_OPENAPI` or
+/// `../shared/spec/<file>`, whichever has the sha256 `spec/pinned.yaml` records (while a build points
+/// `MATTERMOST_OPENAPI` at another release, that file is not the pinned one and is passed over).
 fn upstream(pin: &Pin) -> Option<PathBuf> {
     let candidates = [
         std::env::var("MATTERMOST_OPENAPI")
@@ -27,15 +35,26 @@ fn upstream(pin: &Pin) -> Option<PathBuf> {
             .map(PathBuf::from),
         Some(root().join("../shared/spec").join(&pin.file)),
     ];
-    let found = candidates.into_iter().flatten().find(|p| p.is_file());
-    if found.is_none() {
-        eprintln!(
-            "SKIPPED: Mattermost's {} is not at hand (set MATTERMOST_OPENAPI or put it in ../shared/spec/); \
-             the comparison of the committed copy with it did not run",
-            pin.file
-        );
+    let mut passed_over = Vec::new();
+    for p in candidates.into_iter().flatten().filter(|p| p.is_file()) {
+        let sha = sha256_hex(&std::fs::read(&p).expect("reads"));
+        if sha == pin.sha256 {
+            return Some(p);
+        }
+        passed_over.push(format!("{} (sha256 {sha})", p.display()));
     }
-    found
+    eprintln!(
+        "SKIPPED: Mattermost's {} (sha256 {}) is not at hand (set MATTERMOST_OPENAPI or put it in \
+         ../shared/spec/){}; the comparison of the committed copy with it did not run",
+        pin.file,
+        pin.sha256,
+        if passed_over.is_empty() {
+            String::new()
+        } else {
+            format!("; not the pinned file: {}", passed_over.join(", "))
+        }
+    );
+    None
 }
 
 #[test]
