@@ -870,3 +870,38 @@ async fn a_file_comes_back_as_text_and_an_object_under_the_page_cap_whole() {
         "read once, later pages from the answer kept"
     );
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_operation_newer_than_the_server_is_refused_naming_the_release_it_needs_and_nothing_is_sent()
+ {
+    // spec/releases.json: GetAgents (GET /api/v4/agents) is documented since 11.2 and absent from the
+    // 10.11 release's API. The server learns the release from X-Version-Id.
+    for (release, refused) in [("10.11.3", true), ("11.6.0", false)] {
+        let (mut world, _) = gateway_world();
+        world.set_release(release);
+        let sim = Sim::start(world).await.expect("the simulator starts");
+        let mcp = harness::spawn(
+            &sim.url(),
+            &sim.token("alice"),
+            &[("MATTERMOST_TOOLSETS", "all")],
+            &[],
+        )
+        .await;
+        mcp.ok("get_me", json!({})).await;
+        sim.clear_log();
+        let args = json!({"operation": "GetAgents", "params": {}});
+        let r = mcp.call("call_operation", args).await;
+        let sent = sim.log().iter().any(|r| r.path.ends_with("/agents"));
+        if refused {
+            let e = harness::error_of(&r);
+            let message = e["message"].as_str().unwrap_or_default();
+            assert!(
+                message.contains("11.2") && message.contains("10.11.3"),
+                "{e}"
+            );
+            assert!(!sent, "{release}: nothing is sent");
+        } else {
+            assert!(sent, "{release}: the release has it, so it is sent");
+        }
+    }
+}

@@ -463,3 +463,30 @@ fn operation_of(surface: &mattermost_spec::Surface, method: &str, path: &str) ->
         .max()
         .map(|(_, id)| id)
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn on_a_12_0_server_a_post_keeps_the_ai_mark() {
+    // 12.0 strips the identity props of integrations from a person's posts (model/post.go
+    // SanitizeProps); the only prop create_post sets, ai_generated_by with the author's own id, is on
+    // no strip list, and the simulator answering as 12.0 keeps it.
+    let (mut world, ids) = crate::writes_fixture::world();
+    world.set_release("12.0.0");
+    let env =
+        crate::writes_fixture::start_with((world, ids), Protocol::Legacy, Answer::Accept, &[])
+            .await;
+    let (v, _) = env
+        .ok(
+            "create_post",
+            json!({"channel": "town-square", "message": "on 12"}),
+        )
+        .await;
+    assert_eq!(v["marked_ai_generated"], true, "{v}");
+    let id = v["post_id"].as_str().expect("post id");
+    let post = Direct::new(&env.sim, "bob").post(id).await;
+    let props = post.props.clone().unwrap_or_default();
+    assert_eq!(
+        props.get("ai_generated_by"),
+        Some(&json!(env.ids.alice)),
+        "{props:?}"
+    );
+}

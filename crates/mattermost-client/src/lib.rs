@@ -20,6 +20,7 @@ pub mod operations;
 mod secret;
 pub mod transport;
 pub mod upload;
+pub mod versions;
 
 pub use errors::MmError;
 pub use generated::{Client, types};
@@ -65,6 +66,11 @@ pub struct Mattermost {
 }
 
 impl Mattermost {
+    /// The version of the Mattermost this connection reaches, once one of its answers has said it.
+    pub fn server_version(&self) -> Option<mattermost_spec::releases::Version> {
+        progenitor_client::ClientInfo::inner(&self.api).server.get()
+    }
+
     /// The generated client, to build a request with (`mm.api().get_user().user_id("me").send()`).
     pub fn api(&self) -> &Client {
         &self.api
@@ -98,7 +104,14 @@ impl Mattermost {
             request_timeout: options.timeout,
             ..transport::Policy::default()
         };
-        let api = Client::new_with_client(&options.url, http, transport::Transport { policy });
+        let api = Client::new_with_client(
+            &options.url,
+            http,
+            transport::Transport {
+                policy,
+                server: Default::default(),
+            },
+        );
 
         Ok(Mattermost {
             api,

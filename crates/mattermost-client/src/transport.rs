@@ -1,7 +1,8 @@
 //! The transport under the generated client: the hooks progenitor calls around every request.
 //!
 //! - `pre` refuses a request outside any call, an operation the running tool does not declare (a bug,
-//!   caught loudly), a write of a tool that asks first before the person confirmed it (likewise), a request of a cancelled call and one once the call's time budget is spent; it
+//!   caught loudly), a write of a tool that asks first before the person confirmed it (likewise), an
+//!   operation the server's release is too old for (`versions`, from the `X-Version-Id` of its answers), a request of a cancelled call and one once the call's time budget is spent; it
 //!   puts the person's token on the request (`Authorization: Bearer`, marked sensitive), so one
 //!   connection pool serves every person.
 //! - `exec` sends the request, counts every attempt in the call's scope, reads the whole body (so that
@@ -50,6 +51,8 @@ impl Default for Policy {
 #[derive(Debug, Clone, Default)]
 pub struct Transport {
     pub policy: Policy,
+    /// The version of the Mattermost it reaches, as its answers say (`X-Version-Id`).
+    pub server: std::sync::Arc<crate::versions::ServerVersion>,
 }
 
 /// True for requests that only read, which may be sent again: the catalog's classification of the
@@ -181,6 +184,9 @@ impl ClientHooks<Transport> for Client {
                 info.operation_id
             )));
         }
+        if let Some(why) = self.inner().server.refusal(info.operation_id) {
+            return Err(Error::Custom(format!("{why} Nothing was sent.")));
+        }
         if scope.is_cancelled() {
             return Err(Error::Custom(format!(
                 "the call was cancelled by the client after {} Mattermost requests",
@@ -234,6 +240,14 @@ impl ClientHooks<Transport> for Client {
                 Ok(response) => read_whole(response, policy.max_body, null_array).await,
                 Err(e) => Err(e),
             };
+            if let Ok(response) = &outcome
+                && let Some(id) = response
+                    .headers()
+                    .get("x-version-id")
+                    .and_then(|v| v.to_str().ok())
+            {
+                self.inner().server.saw(id);
+            }
             if let (Some(scope), Ok(response)) = (&scope, &outcome) {
                 let content_type = response
                     .headers()

@@ -20,7 +20,7 @@ use crate::faults::{Fault, Faults};
 use crate::ids::new_id;
 use crate::log::LoggedRequest;
 use crate::params::{self, paging};
-use crate::render::{BUILD_NUMBER, CONFIG_HASH, CURRENT_VERSION};
+use crate::render::{BUILD_NUMBER, CONFIG_HASH};
 use crate::reply::{AppError, HResult, Reply};
 use crate::rng::Rng;
 use crate::router;
@@ -379,9 +379,10 @@ async fn handle(
 
     let mut builder = Response::builder().status(reply.status);
     if !plain {
+        let release = lock(&shared.world).settings.release.clone();
         builder = builder.header("X-Request-Id", &request_id).header(
             "X-Version-Id",
-            format!("{CURRENT_VERSION}.{BUILD_NUMBER}.{CONFIG_HASH}.false"),
+            format!("{release}.{BUILD_NUMBER}.{CONFIG_HASH}.false"),
         );
         // web/handlers.go ServeHTTP sets these on every API response
         builder = builder

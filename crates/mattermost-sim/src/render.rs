@@ -8,7 +8,7 @@ use crate::world::{
 };
 
 /// `model.CurrentVersion` of the simulated server.
-pub const CURRENT_VERSION: &str = "11.6.0";
+pub const CURRENT_VERSION: &str = crate::world::PINNED_RELEASE;
 pub const BUILD_NUMBER: &str = "11.6.0";
 pub const BUILD_HASH: &str = "5f3b2a9c1d7e4b6a8c0d2e4f6a8b0c1d3e5f7a9b";
 pub const CONFIG_HASH: &str = "c0f1e2d3a4b5968778695a4b3c2d1e0f";

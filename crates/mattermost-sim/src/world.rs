@@ -212,6 +212,9 @@ pub(crate) struct Status {
     pub prev_status: String,
 }
 
+/// The release the simulated server answers as unless told otherwise: the pinned spec's.
+pub const PINNED_RELEASE: &str = "11.6.0";
+
 /// Server settings the simulated handlers consult.
 #[derive(Clone, Debug)]
 pub(crate) struct Settings {
@@ -227,6 +230,9 @@ pub(crate) struct Settings {
     pub enable_oauth_service_provider: bool,
     /// `ServiceSettings.EnableDynamicClientRegistration` (default false).
     pub enable_dynamic_client_registration: bool,
+    /// The release the server answers as (`model.CurrentVersion`, in `X-Version-Id` and the client
+    /// config): the pinned spec's by default.
+    pub release: String,
 }
 
 /// Thread data derived from the posts (the real server keeps it in the Threads table).
@@ -433,6 +439,7 @@ impl World {
             settings: Settings {
                 enable_oauth_service_provider: true,
                 enable_dynamic_client_registration: false,
+                release: PINNED_RELEASE.to_string(),
                 enable_custom_emoji: true,
                 allow_synced_drafts: true,
                 collapsed_threads: "always_on".to_string(),

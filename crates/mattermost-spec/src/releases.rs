@@ -110,7 +110,7 @@ impl Older {
 }
 
 /// `spec/releases.json`: the supported releases and what each operation needs.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Table {
     /// The pinned release.
     pub pinned: String,

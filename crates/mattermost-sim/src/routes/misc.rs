@@ -4,7 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use super::{Ctx, array, page_slice};
-use crate::render::{self, BUILD_HASH, BUILD_NUMBER, CURRENT_VERSION};
+use crate::render::{self, BUILD_HASH, BUILD_NUMBER};
 use crate::reply::{AppError, HResult, Reply};
 use crate::world::Emoji;
 
@@ -42,7 +42,7 @@ pub(crate) fn client_config(ctx: &mut Ctx) -> HResult {
     let mut put = |k: &str, v: String| {
         m.insert(k.to_string(), Value::String(v));
     };
-    put("Version", CURRENT_VERSION.to_string());
+    put("Version", ctx.w.settings.release.clone());
     put("BuildNumber", BUILD_NUMBER.to_string());
     put("BuildDate", "Thu Apr  9 12:00:00 UTC 2026".to_string());
     put("BuildHash", BUILD_HASH.to_string());

@@ -12,6 +12,22 @@ impl World {
         )
     }
 
+    /// Answer as the release `version` (`10.11.3`, `12.0.0`): its `X-Version-Id` and client config,
+    /// and, from 12.0, its handling of the identity props a person's post may not set.
+    pub fn set_release(&mut self, version: &str) {
+        self.settings.release = version.to_string();
+    }
+
+    /// The major version the server answers as.
+    pub(crate) fn release_major(&self) -> u32 {
+        self.settings
+            .release
+            .split('.')
+            .next()
+            .and_then(|m| m.parse().ok())
+            .unwrap_or(0)
+    }
+
     /// Turn `ServiceSettings.EnableOAuthServiceProvider` off or on (off: the OAuth metadata answers
     /// 501).
     pub fn set_oauth_service_provider(&mut self, on: bool) {

@@ -813,3 +813,51 @@ async fn channel_and_team_admins_keep_create_post_as_the_permission_migrations_l
         r.text
     );
 }
+
+#[tokio::test]
+async fn from_12_0_a_persons_post_loses_the_identity_props_of_integrations_and_keeps_the_ai_mark() {
+    // model/post.go SanitizeProps: 12.0 strips from_webhook, from_bot, from_oauth_app, from_plugin,
+    // override_username and override_icon_url from posts made with a token or a session; 11.x keeps
+    // what it does not reserve. ai_generated_by (the author's own id) is on no list.
+    let props = json!({"ai_generated_by": "", "from_webhook": "true", "override_username": "ceo",
+        "override_icon_url": "https://example.com/i.png", "from_bot": "true", "note": "kept"});
+    for (release, stripped) in [("11.6.0", false), ("12.0.0", true)] {
+        let mut f = fixture();
+        f.world.set_release(release);
+        let alice = f.alice.clone();
+        let town = f.town.clone();
+        let (_sim, c) = start(f.world, "alice").await;
+        let mut p = props.clone();
+        p["ai_generated_by"] = json!(alice);
+        let r = c
+            .create_post(json!({"channel_id": town, "message": "drafted by AI", "props": p}))
+            .await;
+        assert_eq!(r.status, 201, "{release}: {}", r.text);
+        let got = r.json()["props"].clone();
+        assert_eq!(
+            got["ai_generated_by"],
+            json!(alice),
+            "{release}: the mark stays"
+        );
+        assert_eq!(got["note"], json!("kept"), "{release}");
+        for prop in [
+            "from_webhook",
+            "override_username",
+            "override_icon_url",
+            "from_bot",
+        ] {
+            assert_eq!(
+                got.get(prop).is_none(),
+                stripped,
+                "{release}: {prop} in {got}"
+            );
+        }
+        let v = c.get("/users/me").await;
+        assert!(
+            v.header("x-version-id")
+                .is_some_and(|h| h.starts_with(&format!("{release}."))),
+            "{release}: X-Version-Id {:?}",
+            v.header("x-version-id")
+        );
+    }
+}

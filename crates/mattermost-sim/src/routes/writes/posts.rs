@@ -310,8 +310,24 @@ fn prepare(
     now: i64,
 ) -> Result<NewPost, AppError> {
     let mut props = req.props.clone().unwrap_or_default();
+    // model.Post.SanitizeProps: what no client may set.
     props.remove("add_channel_member");
     props.remove("force_notification");
+    if ctx.w.release_major() >= 12 {
+        // From 12.0 a post made with a personal access token or a user's session cannot carry the
+        // identity props of integrations: SanitizeProps strips them silently (the 12.0 strip list of
+        // model/post.go; 11.x keeps them). The simulated sessions are all such.
+        for prop in [
+            "from_webhook",
+            "from_bot",
+            "from_oauth_app",
+            "from_plugin",
+            "override_username",
+            "override_icon_url",
+        ] {
+            props.remove(prop);
+        }
+    }
     if !req.root_id.is_empty() {
         let root_error = || {
             app_error(
