@@ -1,5 +1,8 @@
 //! Integration tests: the built server over stdio, through a real MCP client, against the simulator.
 
+// Tests and their helpers say what must hold with unwrap and expect; outside tests both are denied.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod architecture;
 mod channels;
 mod contract;

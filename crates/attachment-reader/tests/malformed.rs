@@ -2,6 +2,9 @@
 //! [`Unreadable`] or a description, quickly, and never a panic out of `read`. A panic inside a parser
 //! is caught by `read`; this counts them, and fails on any raised in this crate's own code.
 
+// Tests and their helpers say what must hold with unwrap and expect; outside tests both are denied.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod samples;
 
 use attachment_reader::read;

@@ -1,6 +1,9 @@
 //! Reads sample files of each kind back and checks their items, images, listings and descriptions;
 //! then the caps: a zip bomb, a decompression bomb, a crafted shared-strings count, huge repeats.
 
+// Tests and their helpers say what must hold with unwrap and expect; outside tests both are denied.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod samples;
 
 use attachment_reader::{

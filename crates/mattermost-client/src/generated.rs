@@ -4,6 +4,8 @@
 #![allow(
     clippy::all,
     clippy::pedantic,
+    clippy::unwrap_used,
+    clippy::expect_used,
     unused_imports,
     unused_variables,
     dead_code,

@@ -40,7 +40,7 @@ impl ServerVersion {
     /// The server's version, when an answer has said it.
     pub fn get(&self) -> Option<Version> {
         let packed = self.0.load(Ordering::Relaxed);
-        (packed != 0).then(|| Version {
+        (packed != 0).then_some(Version {
             major: (packed >> 40) as u32,
             minor: ((packed >> 20) & 0xFFFFF) as u32,
             patch: (packed & 0xFFFFF) as u32,

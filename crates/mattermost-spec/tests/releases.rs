@@ -2,6 +2,9 @@
 //! only operations the pinned spec has, and (when the older releases' source trees are at hand, in
 //! `../shared/spec/sources/` or `$MATTERMOST_SOURCES`) is exactly what assembling them gives.
 
+// Tests and their helpers say what must hold with unwrap and expect; outside tests both are denied.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use mattermost_spec::pinned::Pin;
 use mattermost_spec::releases::{self, Version};
 use mattermost_spec::tree::Tree;

@@ -2,6 +2,9 @@
 //! longer finds it; undocumented parameters are checked and added; the surface and the release
 //! comparison read what they should.
 
+// Tests and their helpers say what must hold with unwrap and expect; outside tests both are denied.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use mattermost_spec::check::{self, Kind, Use};
 use mattermost_spec::surface::{Location, Surface};
 use mattermost_spec::{Overrides, Parameter, Repair, repairs};

@@ -2,6 +2,9 @@
 //! at hand, compare clean with the working tree's pin (nothing but notes, buildable). And on the
 //! release-like spec of the rehearsal (`tests/release_day/`): every change it makes is named.
 
+// Tests and their helpers say what must hold with unwrap and expect; outside tests both are denied.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use mattermost_spec::check::Kind;
 use mattermost_spec::patch::{self, PatchFile};
 use mattermost_spec::pinned::{Pin, sha256_hex};

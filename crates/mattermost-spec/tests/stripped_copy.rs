@@ -2,6 +2,9 @@
 //! prose, and (when Mattermost's file is at hand) is exactly what stripping that file gives, with the
 //! same surface before and after the repairs. Also `spec-strip` itself, on small files.
 
+// Tests and their helpers say what must hold with unwrap and expect; outside tests both are denied.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use mattermost_spec::pinned::{Pin, sha256_hex};
 use mattermost_spec::{Overrides, Surface, document, repairs, strip};
 use serde_json::{Value, json};

@@ -1,6 +1,9 @@
 //! Tests of the simulator itself: one test per quirk of `mattermost-list-semantics.md`, named after
 //! it, plus faults, the request log, auth, permissions, the change handle and the demo world.
 
+// Tests and their helpers say what must hold with unwrap and expect; outside tests both are denied.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod audit_rows;
 mod auth;
 mod change_handle;
