@@ -14,6 +14,8 @@
 
 use std::sync::OnceLock;
 
+mod inbox;
+
 use crate::clock::now_ms;
 use crate::rng::Rng;
 use crate::samples;
@@ -599,7 +601,7 @@ impl World {
                 }
             }
             if i % 150 == 7 {
-                w.pin(id);
+                w.pin_at(id, (t + 45 * 60_000).min(now - 1000));
             }
         }
         // one post everyone reacts to, demo too
@@ -728,6 +730,7 @@ impl World {
         );
         w.bookmark(&town, &alice, "On-call rota", "https://example.com/oncall");
         w.bot_owned_by("ci-bot", &demo);
+        inbox::add(&mut w, now);
         w
     }
 }

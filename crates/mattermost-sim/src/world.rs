@@ -118,6 +118,11 @@ pub(crate) struct ChannelMember {
     pub msg_count: i64,
     pub msg_count_root: i64,
     pub mention_count: i64,
+    /// Mentions in root posts only (`IncrementMentionCount` with `isRoot`): the count a client with
+    /// collapsed reply threads shows on the channel.
+    pub mention_count_root: i64,
+    /// `NotifyProps["mark_unread"]`: "all", or "mention" for a muted channel.
+    pub mark_unread: &'static str,
     pub last_update_at: i64,
     pub admin: bool,
 }

@@ -29,6 +29,8 @@ impl World {
             msg_count: 0,
             msg_count_root: 0,
             mention_count: 0,
+            mention_count_root: 0,
+            mark_unread: "all",
             last_update_at: 0,
             admin: false,
         });
@@ -40,6 +42,16 @@ impl World {
         self.channel_members
             .retain(|m| !(m.channel_id == channel_id && m.user_id == user_id));
         self.delete_thread_memberships_for_channel(user_id, channel_id);
+    }
+
+    /// Mute a channel for a member, as the client's "Mute channel" does (`PUT
+    /// /channels/{id}/members/{user}/notify_props` with `mark_unread` = "mention",
+    /// `App.UpdateChannelMemberNotifyProps`): its unread posts no longer bold it, its mentions still
+    /// count.
+    pub fn mute(&mut self, channel_id: &str, user_id: &str) {
+        if let Some(m) = self.member_mut(channel_id, user_id) {
+            m.mark_unread = "mention";
+        }
     }
 
     pub(crate) fn member(&self, channel_id: &str, user_id: &str) -> Option<&ChannelMember> {
@@ -91,6 +103,8 @@ impl World {
             msg_count: 0,
             msg_count_root: 0,
             mention_count: 0,
+            mention_count_root: 0,
+            mark_unread: "all",
             last_update_at: at,
             admin: scheme_admin,
         }

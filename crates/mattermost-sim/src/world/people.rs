@@ -192,6 +192,26 @@ impl World {
         });
     }
 
+    /// A user was last active at `at_ms`: their status's LastActivityAt and the user's own, as
+    /// `App.SetStatusLastActivityAt` and `UpdateLastActivityAtIfNeeded` keep them (a user without a
+    /// status gets an offline one).
+    pub fn active_at(&mut self, user_id: &str, at_ms: i64) {
+        if let Some(u) = self.user_mut(user_id) {
+            u.last_activity_at = at_ms;
+        }
+        match self.status_mut(user_id) {
+            Some(s) => s.last_activity_at = at_ms,
+            None => self.statuses.push(Status {
+                user_id: user_id.to_string(),
+                status: "offline".to_string(),
+                manual: false,
+                last_activity_at: at_ms,
+                dnd_end_time: 0,
+                prev_status: String::new(),
+            }),
+        }
+    }
+
     fn status_mut(&mut self, user_id: &str) -> Option<&mut Status> {
         self.statuses.iter_mut().find(|s| s.user_id == user_id)
     }

@@ -300,7 +300,12 @@ impl World {
                     }
                 }
             } else if mentions.contains(&m.user_id) {
+                // `SqlChannelStore.IncrementMentionCount(channel, users, isRoot, ...)`:
+                // MentionCountRoot moves only for a root post.
                 m.mention_count += 1;
+                if is_root {
+                    m.mention_count_root += 1;
+                }
                 m.last_update_at = m.last_update_at.max(at);
             }
         }
