@@ -32,6 +32,7 @@ pub fn tools() -> &'static [&'static Tool] {
         // posts
         &tools::posts::read_channel::TOOL,
         &tools::posts::read_unread::TOOL,
+        &tools::posts::read_inbox::TOOL,
         &tools::posts::read_thread::TOOL,
         &tools::posts::list_threads::TOOL,
         &tools::posts::list_pinned_posts::TOOL,

@@ -67,9 +67,10 @@ fn tools_list_stays_within_its_byte_budget() {
     println!(
         "tools/list: {default} bytes with the default toolsets, {everything} with every toolset and writes"
     );
+    // 32,000 bytes, about 8,000 tokens: the default reading set with read_inbox.
     assert!(
-        default <= 30_000,
-        "tools/list with the default toolsets is {default} bytes (budget 30,000)"
+        default <= 32_000,
+        "tools/list with the default toolsets is {default} bytes (budget 32,000)"
     );
     assert!(
         everything <= 64_000,

@@ -493,7 +493,7 @@ pub fn sample_args(tool: &mattermost_mcp::tool::Tool, r: &Rich) -> Value {
             Kind::Time => json!("2023-11-14"),
             Kind::Flag => json!(false),
             Kind::Files { .. } => json!([{"name": "notes.txt", "content": "hello"}]),
-            Kind::Object { .. } | Kind::Limit | Kind::Cursor => continue,
+            Kind::Object { .. } | Kind::Choices { .. } | Kind::Limit | Kind::Cursor => continue,
         };
         args.insert(a.name.to_string(), v);
     }

@@ -4,6 +4,7 @@
 //! direct and group messages, threads demo took part in that others went on replying to (followed,
 //! with unread replies, some mentioning demo), root posts that mention demo, four channels demo
 //! muted, and people who were active in the last hours. Messages are about 45 characters, as chat is.
+//! demo keeps up with the threads of the rest of the demo: those quiet for two days were read.
 //!
 //! Everything is written in time order through the seeding API, so the counts Mattermost keeps
 //! (`total_msg_count`, the member's `msg_count`, `mention_count` and their `_root` forms, the thread
@@ -458,6 +459,28 @@ pub(super) fn add(w: &mut World, now: i64) {
     }
     for channel in &muted {
         w.mute(channel, &demo);
+    }
+    // demo keeps up with threads: those of the rest of the demo whose last reply is over two days
+    // old were read in the threads view when it came, unless a reply since asks for @demo by name
+    let mine: std::collections::HashSet<&str> = roots.iter().map(String::as_str).collect();
+    let named = |w: &World, root: &str, since: i64| {
+        w.posts
+            .iter()
+            .any(|p| p.root_id == root && p.create_at > since && p.message.contains("@demo"))
+    };
+    let stale: Vec<(String, i64)> = w
+        .thread_memberships
+        .iter()
+        .filter(|m| m.user_id == demo && m.following)
+        .filter(|m| !mine.contains(m.post_id.as_str()))
+        .filter(|m| !named(w, &m.post_id, m.last_viewed))
+        .filter_map(|m| {
+            let last = w.thread_info(&m.post_id)?.last_reply_at;
+            (last > m.last_viewed && last < now - 2 * DAY).then(|| (m.post_id.clone(), last))
+        })
+        .collect();
+    for (root, last) in stale {
+        w.view_thread(&demo, &root, last);
     }
     // people were active in the last hours (demo just now)
     for (i, name) in [
