@@ -792,3 +792,49 @@ async fn only_keeps_the_parts_named_and_refuses_others() {
         "{m}"
     );
 }
+
+/// `list_channels` and `get_channel` give each channel's post count (replies included) and the time of
+/// its last post, which Mattermost keeps on the channel: no request reads a channel's posts for them.
+#[tokio::test(flavor = "multi_thread")]
+async fn list_channels_and_get_channel_give_post_counts_and_last_post_times() {
+    let mut w = World::new(31);
+    let demo = w.user("demo");
+    let bob = w.user("bob");
+    let team = w.team("acme", "Acme", true);
+    let busy = w.channel(&team, "busy", "Busy", ChannelKind::Public);
+    let quiet = w.channel(&team, "quiet", "Quiet", ChannelKind::Public);
+    for c in [&busy, &quiet] {
+        w.join(c, &demo);
+        w.join(c, &bob);
+    }
+    let t0 = 1_765_000_000_000i64;
+    for k in 0..7 {
+        w.post(&busy, &bob, t0 + k * 1000, "hello");
+    }
+    let root = w.post(&busy, &bob, t0 + 8000, "a root");
+    w.reply(&root, &bob, t0 + 9000, "a reply");
+    w.post(&quiet, &bob, t0 + 500, "once");
+    let (sim, mcp) = harness::start(w, "demo").await;
+    let list = mcp.read_all("list_channels", json!({})).await;
+    let get = |id: &str| list.iter().find(|c| c["id"] == json!(id)).unwrap().clone();
+    let (b, q) = (get(&busy), get(&quiet));
+    assert_eq!(
+        (b["posts"].clone(), ms(b["last_post"].as_str().unwrap())),
+        (json!(9), t0 + 9000)
+    );
+    assert_eq!(
+        (q["posts"].clone(), ms(q["last_post"].as_str().unwrap())),
+        (json!(1), t0 + 500)
+    );
+    assert!(
+        sim.log()
+            .iter()
+            .all(|r| !r.path.ends_with("/posts") && !r.path.ends_with("/stats")),
+        "no channel's posts or stats were read"
+    );
+    let one = mcp.ok("get_channel", json!({"channel": busy})).await;
+    assert_eq!(
+        (one["posts"].clone(), one["last_post"].clone()),
+        (json!(9), b["last_post"].clone())
+    );
+}

@@ -55,7 +55,7 @@ pub const TOOL: Tool = Tool {
                   mention you, other channels, followed threads, muted channels; each source's posts oldest \
                   first. Items are rows [s, id, time, by, text, more]; source s's header is in `sources` where \
                   it begins, and the first page's overview counts every source. Nothing is marked read. About \
-                  one request per source.",
+                  one request per source (up to 200 posts), 2 per team to plan.",
     toolset: Toolset::Posts,
     args: &[
         super::TEAM,
@@ -947,6 +947,14 @@ async fn read_source(cx: &Ctx, walk: &Walk, i: usize) -> Result<Arc<Read>, ToolE
     };
     let read = match read {
         Ok(r) => r,
+        Err(e) if e.kind == ErrorKind::TooMany => Read {
+            error: Some(format!(
+                "More is unread here than one walk reads ({} posts or more): read it with read_channel, \
+                 newest first, or mark it read in Mattermost.",
+                since::WALK_PAGES * (MAX_PER_PAGE as usize - 1)
+            )),
+            ..Read::default()
+        },
         Err(e) if gone(&e) => Read {
             error: Some(e.message),
             ..Read::default()
@@ -965,7 +973,7 @@ async fn read_source(cx: &Ctx, walk: &Walk, i: usize) -> Result<Arc<Read>, ToolE
 fn gone(e: &ToolError) -> bool {
     matches!(
         e.kind,
-        ErrorKind::NotFound | ErrorKind::Forbidden | ErrorKind::NotMember | ErrorKind::TooMany
+        ErrorKind::NotFound | ErrorKind::Forbidden | ErrorKind::NotMember
     )
 }
 
@@ -1152,8 +1160,9 @@ fn overview(walk: &Walk, parts: &[Section]) -> Overview {
         columns: ["s", "name", "unread", "mentions"],
         parts: out,
         note: format!(
-            "{counting} Muted channels come last unless they mention you. Reading the rest costs about one \
-             request per source."
+            "{counting} Muted channels come last unless they mention you. Reading the {n} sources costs \
+             about {n} requests.",
+            n = walk.sources.len()
         ),
     }
 }

@@ -484,7 +484,7 @@ pub(super) fn add(w: &mut World, now: i64) {
     }
     // people were active in the last hours (demo just now)
     for (i, name) in [
-        "demo", "alice", "bob", "carol", "dave", "erin", "frank", "grace",
+        "demo", "alice", "bob", "carol", "dave", "erin", "frank", "grace", "ci-bot",
     ]
     .iter()
     .enumerate()
