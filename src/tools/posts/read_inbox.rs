@@ -1,7 +1,8 @@
 //! `read_inbox`: everything unread for the person, as one list paged by cursor to its end
 //! (`paging::inbox`): direct and group messages, then channels that mention them, then the other
 //! unread channels by most recent activity, then followed threads with unread replies, then muted
-//! channels; within a source its unread posts oldest first, after a few read posts for context.
+//! channels; within a source its unread posts oldest first, after the read post just before them (a
+//! thread's root, for a thread).
 //!
 //! What is unread is what the person's Mattermost clients count (`tools::shared::unread`): with
 //! collapsed reply threads on, a channel's unread root posts, and each followed thread's replies since
