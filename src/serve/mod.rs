@@ -18,6 +18,7 @@ pub mod reply;
 pub mod sessions;
 pub mod settings;
 pub mod stdio;
+pub mod team_state;
 pub mod tls;
 
 use crate::config::Config;
@@ -64,9 +65,8 @@ pub fn app(
         .with_max_request_body_bytes(settings.max_body_bytes)
         .with_legacy_session_mode(!settings.stateless)
         .with_cancellation_token(sessions);
-    if let Some(dir) = &settings.session_dir {
-        mcp_config.session_store = Some(Arc::new(sessions::DirStore::new(dir.clone())?));
-    }
+    let shared = team_state::open(&settings, &mm.url, config.budget)?;
+    mcp_config.session_store = shared.sessions();
     let mcp = StreamableHttpService::new(
         move || Ok(server.clone()),
         Arc::new(LocalSessionManager::default()),
@@ -81,6 +81,7 @@ pub fn app(
         concurrency: settings.person_concurrency,
         rate: settings.person_rate,
         refusals: refusals::Refusals::new(settings.token_check, refusals::KEPT),
+        shared,
     };
     let sweeper = Arc::downgrade(&registry);
     tokio::spawn(async move {
