@@ -148,6 +148,14 @@ pub async fn run_http(
             return ExitCode::from(2);
         }
     };
+    if let Some(answers) = app.auth.shared.answers()
+        && let Err(why) = crate::confirm::share_answers(answers).await
+    {
+        crate::log::warn(&format!(
+            "the key 2026-07-28 confirmations are sealed with could not be shared ({why}): a question asked \
+             on this instance can be answered only on it until it restarts with Redis answering."
+        ));
+    }
     let bound = app.settings.addr;
     crate::log::info(&format!(
         "serving MCP over HTTP on {bound} (clients connect to {}), for {} — each request as the person whose \

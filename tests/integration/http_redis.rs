@@ -559,3 +559,102 @@ async fn when_redis_goes_away_readyz_says_so_limits_fall_back_and_tokens_are_sti
         "carol's 4 a minute are counted once across the instances again: {carol:?}"
     );
 }
+
+/// A stateless `tools/call` of `tool` through nginx, answering a confirmation when `answer` holds
+/// its request state.
+async fn call_answering(
+    endpoint: &str,
+    token: &str,
+    tool: &str,
+    args: Value,
+    state: Option<&str>,
+) -> h::Answer {
+    let mut params = json!({"name": tool, "arguments": args});
+    if let Some(state) = state {
+        params["inputResponses"] =
+            json!({"confirm": {"action": "accept", "content": {"confirm": true}}});
+        params["requestState"] = json!(state);
+    }
+    let (headers, mut body) = h::stateless_request("tools/call", params, 7);
+    // A client that can ask the person (elicitation, in forms).
+    body["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] =
+        json!({"elicitation": {"form": {}}});
+    let mut req = h::http()
+        .post(endpoint)
+        .bearer_auth(token)
+        .body(body.to_string());
+    for (k, v) in headers {
+        req = req.header(k, v);
+    }
+    h::send(req).await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_2026_07_28_confirmation_asked_on_one_instance_is_answered_on_another_and_used_once() {
+    let Some((redis_bin, nginx_bin)) = binaries() else {
+        return;
+    };
+    let sim = Sim::start(two_people(3).world).await.expect("sim");
+    let redis = Redis::start(&redis_bin, free_port());
+    let (_instances, _nginx, endpoint) = three_behind_nginx(
+        &sim,
+        &nginx_bin,
+        &redis,
+        &[("MATTERMOST_ALLOW_WRITES", "true")],
+    )
+    .await;
+    let token = sim.token("alice");
+    let status_puts = |sim: &Sim| {
+        sim.log()
+            .iter()
+            .filter(|r| r.method == "PUT" && r.path.ends_with("/status"))
+            .count()
+    };
+    // Asked on one instance...
+    let asked = call_answering(
+        &endpoint,
+        &token,
+        "set_status",
+        json!({"status": "away"}),
+        None,
+    )
+    .await;
+    let r = h::tool_result(&asked);
+    assert_eq!(r["resultType"], "input_required", "{r}");
+    let state = r["requestState"]
+        .as_str()
+        .expect("a request state")
+        .to_string();
+    // ...answered on the next: the write goes through, once.
+    let answered = call_answering(
+        &endpoint,
+        &token,
+        "set_status",
+        json!({"status": "away"}),
+        Some(&state),
+    )
+    .await;
+    assert_ne!(asked.header("x-upstream"), answered.header("x-upstream"));
+    let r = h::tool_result(&answered);
+    assert_ne!(
+        r["isError"],
+        json!(true),
+        "answered on another instance: {r}"
+    );
+    assert_eq!(status_puts(&sim), 1);
+    // The same answer again, on each of the other instances: used already, nothing sent.
+    for _ in 0..2 {
+        let again = call_answering(
+            &endpoint,
+            &token,
+            "set_status",
+            json!({"status": "away"}),
+            Some(&state),
+        )
+        .await;
+        let r = h::tool_result(&again);
+        assert_eq!(r["isError"], json!(true), "replayed: {r}");
+        assert!(r.to_string().contains("used already"), "{r}");
+    }
+    assert_eq!(status_puts(&sim), 1, "one answer, one write");
+}

@@ -2,6 +2,7 @@
 //! instances let a person send N times the configured rate), tokens are checked by each instance,
 //! and 2025-11-25 sessions are shared only through the session directory, when one is set.
 
+use crate::confirm::SharedAnswers;
 use crate::serve::limits::Over;
 use crate::serve::people::{Key, Person};
 use crate::serve::team_state::session_dir::DirStore;
@@ -42,6 +43,10 @@ impl TeamState for Local {
         self.dir
             .as_ref()
             .map(|d| d.clone() as Arc<dyn SessionStore>)
+    }
+
+    fn answers(&self) -> Option<Arc<dyn SharedAnswers>> {
+        None
     }
 
     async fn record_owner(&self, session_id: &str, owner: Key) -> Result<(), String> {

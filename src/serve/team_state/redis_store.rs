@@ -9,12 +9,15 @@
 //! | `rate:<sha256 of the token>` | the person's bucket: tokens left, when last taken | once the bucket would be full again (at most 61 s) |
 //! | `calls:<sha256 of the token>` | the person's running calls, each scored by when it is forgotten | the call budget + 30 s after the last call began |
 //! | `verdict:<sha256 of the token>` | what Mattermost said of the token: whose it is (user id, username), or its refusal | the token check interval |
+//! | `answer:<nonce>` | that a 2026-07-28 confirmation's answer was used | 10 minutes (as long as the question is good) |
+//! | `sealing-key` | the key every instance seals 2026-07-28 questions with (made by the first instance) | never (a server's key, no person's) |
 //!
 //! When Redis does not answer (within 1 s), each instance falls back to what it does alone: its own
 //! limits per person, its own token checks with Mattermost (never trusting a token it could not
 //! check), and only the sessions it holds. It warns once when Redis goes away and once when it is
 //! back, tries Redis again at most once a second meanwhile, and `/readyz` says so.
 
+use crate::confirm::SharedAnswers;
 use crate::serve::limits::Over;
 use crate::serve::people::{Key, Person};
 use crate::serve::team_state::local::admit_here;
@@ -76,6 +79,9 @@ pub struct RedisState(Arc<Inner>);
 
 /// rmcp's external session store in Redis.
 pub struct RedisSessions(Arc<Inner>);
+
+/// 2026-07-28 answers shared in Redis.
+pub struct RedisAnswers(Arc<Inner>);
 
 /// The URL with its password replaced, to quote in an error.
 pub fn redacted(url: &str) -> String {
@@ -263,6 +269,10 @@ impl TeamState for RedisState {
         Some(Arc::new(RedisSessions(self.0.clone())))
     }
 
+    fn answers(&self) -> Option<Arc<dyn SharedAnswers>> {
+        Some(Arc::new(RedisAnswers(self.0.clone())))
+    }
+
     async fn record_owner(&self, session_id: &str, owner: Key) -> Result<(), String> {
         let inner = &self.0;
         let mut c = inner.conn.clone();
@@ -440,5 +450,58 @@ impl SessionStore for RedisSessions {
             .await
             .map(|_| ())
             .map_err(|why| why.into())
+    }
+}
+
+#[async_trait::async_trait]
+impl SharedAnswers for RedisAnswers {
+    async fn sealing_key(&self) -> Result<[u8; 32], String> {
+        let inner = &self.0;
+        let key = format!("{}sealing-key", inner.prefix);
+        let mut fresh = [0u8; 32];
+        getrandom::fill(&mut fresh).map_err(|e| format!("no randomness from the system: {e}"))?;
+        let hex: String = fresh.iter().map(|b| format!("{b:02x}")).collect();
+        let mut c = inner.conn.clone();
+        // The first instance's key stays; every instance reads the one that stayed.
+        let (_, kept) = inner
+            .run(
+                "sharing the sealing key",
+                redis::pipe()
+                    .cmd("SET")
+                    .arg(&key)
+                    .arg(&hex)
+                    .arg("NX")
+                    .cmd("GET")
+                    .arg(&key)
+                    .query_async::<(Option<String>, String)>(&mut c),
+            )
+            .await?;
+        let bytes: Vec<u8> = (0..kept.len())
+            .step_by(2)
+            .filter_map(|i| {
+                kept.get(i..i + 2)
+                    .and_then(|h| u8::from_str_radix(h, 16).ok())
+            })
+            .collect();
+        <[u8; 32]>::try_from(bytes)
+            .map_err(|_| format!("{key} in Redis does not hold a key of 32 bytes in hex"))
+    }
+
+    async fn use_once(&self, nonce: &str, ttl: Duration) -> Result<bool, String> {
+        let inner = &self.0;
+        let mut c = inner.conn.clone();
+        let set = inner
+            .run(
+                "recording a used answer",
+                redis::cmd("SET")
+                    .arg(inner.key("answer", nonce))
+                    .arg(1)
+                    .arg("NX")
+                    .arg("PX")
+                    .arg(ttl.as_millis().max(1) as u64)
+                    .query_async::<Option<String>>(&mut c),
+            )
+            .await?;
+        Ok(set.is_some())
     }
 }

@@ -5,6 +5,7 @@
 //! every instance). Persons are named by [`Key`] (the SHA-256 of their token) and sessions by the
 //! SHA-256 of their id: neither a token nor a session id is ever stored.
 
+use crate::confirm::SharedAnswers;
 use crate::serve::limits::Over;
 use crate::serve::people::{Key, Person};
 use rmcp::transport::streamable_http_server::session::SessionStore;
@@ -75,6 +76,9 @@ pub trait TeamState: Send + Sync {
     /// rmcp's external session store (each session's `initialize` parameters), if sessions are
     /// shared.
     fn sessions(&self) -> Option<Arc<dyn SessionStore>>;
+
+    /// Where 2026-07-28 answers are shared (the sealing key, the answers used already), if they are.
+    fn answers(&self) -> Option<Arc<dyn SharedAnswers>>;
 
     /// Records that `owner` opened `session_id` (where other instances find it); an error says why
     /// it could not be.
