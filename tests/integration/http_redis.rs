@@ -68,9 +68,9 @@ struct Redis {
 }
 
 impl Redis {
-    fn start(binary: &PathBuf, port: u16) -> Redis {
+    fn start(binary: &std::path::Path, port: u16) -> Redis {
         let mut r = Redis {
-            binary: binary.clone(),
+            binary: binary.to_path_buf(),
             port,
             child: None,
         };
