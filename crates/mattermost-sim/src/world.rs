@@ -38,7 +38,9 @@ mod unread;
 /// The kind of a team channel created with [`World::channel`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChannelKind {
+    /// An open channel (type `O`): any member of its team can read and join it.
     Public,
+    /// A private channel (type `P`): only its members see it.
     Private,
 }
 

@@ -97,6 +97,7 @@ impl World {
         id
     }
 
+    /// The id of the user with this username; `None` when there is none.
     pub fn user_id(&self, username: &str) -> Option<String> {
         self.users
             .iter()
@@ -145,6 +146,8 @@ impl World {
         }
     }
 
+    /// The user's current token now gets 401 `api.context.session_expired.app_error` (see
+    /// [`crate::Sim::expire_token`] for a running simulator).
     pub fn expire_token(&mut self, username: &str) {
         let token = self.token(username);
         self.expired_tokens.insert(token);
