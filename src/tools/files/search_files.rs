@@ -25,9 +25,8 @@ const TERMS: Arg = Arg {
     name: "terms",
     kind: Kind::Text { max: 500 },
     required: true,
-    about: "Words of the name or content (all, unless match_any), \"phrase\", prefix*, ext:pdf, from:person, \
-            in:channel (~name, display name in quotes, @user; its team is searched), before:/after:/on:YYYY-MM-DD \
-            (your days, in your Mattermost time zone); a leading - excludes.",
+    about: "Full-text words of the name or content (all, unless match_any), \"phrase\", prefix*, ext:pdf, from:person, \
+            in:channel (searches its team), before:/after:/on:YYYY-MM-DD (your time zone); - excludes.",
     shapes: None,
 };
 
@@ -35,11 +34,9 @@ pub const TOOL: Tool = Tool {
     name: "search_files",
     title: "Search files",
     description: "Files in your channels (one team or all yours) whose name or content matches search terms, \
-                  newest first, to the last match. Words match as full text; from: and in: take names as other \
-                  arguments do (in:channel alone lists a channel's files). Mattermost answers 100 files a \
-                  request, so older ones are read by date windows: at most one request per window of up to 100. \
-                  A day alone holding more is cut to its newest 100: capped: true, capped_on names it. read_file \
-                  reads one.",
+                  newest first; in:channel alone lists a channel's files. Read past Mattermost's cap of 100 by \
+                  date windows, one request each; a day alone over 100 is cut to its newest (capped_on). \
+                  read_file reads one.",
     toolset: Toolset::Files,
     args: &[TERMS, super::TEAM, MATCH_ANY, INCLUDE_ARCHIVED],
     answer: Answer::List {
@@ -83,7 +80,7 @@ struct Args {
 /// What a page of matched files carries besides its items.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct FilesFound {
-    /// The days of this page's matches on which alone Mattermost's cap cut the matches.
+    /// When this page shows a day Mattermost's cap cut.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub capped_on: Option<CappedOn>,
 }

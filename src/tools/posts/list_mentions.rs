@@ -43,11 +43,10 @@ const MENTION_BODY: [(&str, Source); 6] = body(
 pub const TOOL: Tool = Tool {
     name: "list_mentions",
     title: "List mentions of you",
-    description: "Posts by others that mention you, newest first, to the oldest: @username, and your first name \
-                  and mention keys when your notification settings make them mentions (not @channel, @all, \
-                  @here). Mattermost answers 100 matches a request, so older ones are read by date windows: at \
-                  most one request per window of up to 100 matches. A day alone holding more is cut to its \
-                  newest 100: then capped: true and capped_on names it.",
+    description: "Posts by others that mention you, newest first: @username, and your first name and mention \
+                  keys when your notification settings make them mentions (not @channel, @all, @here). Read past \
+                  Mattermost's cap of 100 by date windows, one request each; a day alone over 100 is cut to its \
+                  newest (capped_on).",
     toolset: Toolset::Posts,
     args: &[
         super::TEAM,
@@ -55,7 +54,7 @@ pub const TOOL: Tool = Tool {
             name: "before",
             kind: Kind::Time,
             required: false,
-            about: "Only mentions before the day of this time (a day in your Mattermost time zone).",
+            about: "Only mentions before this day (your time zone).",
             shapes: Some("adds before:<day> to the search terms"),
         },
     ],
@@ -94,7 +93,7 @@ pub struct Mentions {
     pub permalink: String,
     /// What counts as a mention of you.
     pub mention_keys: Vec<String>,
-    /// The days of this page's mentions on which alone Mattermost's cap cut the matches.
+    /// When this page shows a day Mattermost's cap cut.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub capped_on: Option<CappedOn>,
 }

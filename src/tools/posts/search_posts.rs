@@ -21,11 +21,9 @@ pub const TOOL: Tool = Tool {
     name: "search_posts",
     title: "Search posts",
     description: "Posts matching search terms in your channels (one team or all yours), newest first, each \
-                  with its channel, to the last match. Words match as full text (deploy finds deployed; stop \
-                  words ignored; @name matches the word name). from: and in: take names as other arguments do \
-                  (unknown ones are refused). Mattermost answers 100 matches a request, so older ones are read \
-                  by date windows: at most one request per window of up to 100 matches. A day alone holding \
-                  more is cut to its newest 100: then capped: true and capped_on names it.",
+                  with its channel. Words match as full text (deploy finds deployed; stop words ignored; @name \
+                  matches the word name). Read past Mattermost's cap of 100 by date windows, one request each; a \
+                  day alone over 100 is cut to its newest (capped_on; narrow with in:, from:).",
     toolset: Toolset::Posts,
     args: &[TERMS, super::TEAM, MATCH_ANY, INCLUDE_ARCHIVED],
     answer: Answer::List {
@@ -71,7 +69,7 @@ struct Args {
 pub struct Found {
     /// Any post's permalink: this with `{id}` replaced by the post's id.
     pub permalink: String,
-    /// The days of this page's matches on which alone Mattermost's cap cut the matches.
+    /// When this page shows a day Mattermost's cap cut.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub capped_on: Option<CappedOn>,
 }

@@ -30,8 +30,7 @@ pub const TERMS: Arg = Arg {
     kind: Kind::Text { max: 500 },
     required: true,
     about: "Words (all, unless match_any), \"phrase\", prefix*, #tag, from:person (team members), in:channel \
-            (~name, display name in quotes, @user; its team is searched), before:/after:/on:YYYY-MM-DD (your days, \
-            in your Mattermost time zone); a leading - excludes.",
+            (searches its team), before:/after:/on:YYYY-MM-DD (your time zone); - excludes.",
     shapes: None,
 };
 
@@ -115,10 +114,8 @@ pub async fn team(cx: &Ctx, team: Option<&str>) -> Result<Option<String>, ToolEr
 /// What a page says of the days on which alone more matched than Mattermost answers.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CappedOn {
-    /// The days (YYYY-MM-DD, in `zone`) of this page's matches that Mattermost's cap cut.
+    /// Days cut to their newest 100 matches.
     pub days: Vec<String>,
-    /// The UTC offset those days are in (the person's, as date terms are read).
-    pub zone: String,
     pub note: String,
 }
 
@@ -135,11 +132,11 @@ pub fn capped_on(days: &[i64], zone_secs: i64, what: &str) -> Option<CappedOn> {
     }
     Some(CappedOn {
         days: days.iter().map(|d| search_windows::day_text(*d)).collect(),
-        zone: offset_text(zone_secs),
         note: format!(
-            "On each of these days alone more {what} matched than Mattermost answers (100): only that day's newest \
-             100 are listed, and the list goes on with the day before. To reach the rest, narrow the search to fewer \
-             matches a day (more words, in:channel, from:person) with on:DAY."
+            "On each of these days (of your time zone, UTC{}) alone more {what} matched than Mattermost answers \
+             (100): only that day's newest 100 are listed, and the list goes on with the day before. To reach the \
+             rest, search that day (on:DAY) narrowed to fewer matches: more words, in:channel, from:person.",
+            offset_text(zone_secs)
         ),
     })
 }
