@@ -1161,8 +1161,11 @@ async fn search_posts_matches_as_its_description_says() {
     };
     for name in ["search_posts", "search_files"] {
         let t = text(name);
+        assert!(
+            t.contains("full text") || t.contains("Full-text"),
+            "{name} says its words match as full text: {t}"
+        );
         for said in [
-            "ull text",
             "in:channel (searches its team)",
             "- excludes",
             "your time zone",
@@ -1172,6 +1175,7 @@ async fn search_posts_matches_as_its_description_says() {
     }
     assert!(text("search_posts").contains("@name matches the word name"));
     assert!(text("search_posts").contains("stop words ignored"));
+    assert!(text("search_posts").contains("as full text"));
     assert!(text("search_posts").contains("from:person (team members)"));
 }
 
