@@ -206,7 +206,14 @@ pub fn cut<T: Match>(
             (Some(k), Some(k - 1), Some(k))
         }
     };
-    let next = next.filter(|n| s.first_day.is_none_or(|f| *n >= f));
+    // Each window ends before the last (a server that read the window's end otherwise than the walk
+    // cannot hold it on one window).
+    let next = next
+        .map(|n| match w.window {
+            Some(e) if n >= e => e - 1,
+            _ => n,
+        })
+        .filter(|n| s.first_day.is_none_or(|f| *n >= f));
     let keyed = answer
         .into_iter()
         .filter(|m| shown_from.is_none_or(|from| day_of(m.at(), zone) >= from))
@@ -507,6 +514,13 @@ mod tests {
         let w = cut(answer, &search(), &walk(Some(50)), &|_| true);
         assert_eq!((w.next, w.overfull), (Some(49), Some(50)));
         assert_eq!(w.matches.len(), 100);
+    }
+
+    #[test]
+    fn each_window_ends_before_the_last_whatever_the_answer() {
+        // An answer past the window's end (a server reading the day otherwise) still moves on.
+        let w = cut(hourly(100, 100), &search(), &walk(Some(96)), &|_| true);
+        assert_eq!(w.next, Some(95));
     }
 
     #[test]
