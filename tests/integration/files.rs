@@ -1,7 +1,7 @@
 //! search_files and read_file: file search walked past its cap as post search is, and a text file read by lines
 //! like any list (a line in pieces, pages bounded in bytes), a file it cannot read described.
 
-use crate::harness::{self, ids};
+use crate::harness;
 use crate::reading::{T0, base, every_item_once, kept_exactly_once, page_while, set};
 use serde_json::{Value, json};
 

@@ -246,42 +246,38 @@ pub async fn prepare(
         Some(t) => Some(resolve::team_id(cx, t).await?),
         None => None,
     };
-    for i in 0..ws.len() {
+    for w in ws.iter_mut() {
+        let term = w.clone();
         let Word::Flag {
             name: "from",
             value,
             ..
-        } = &ws[i]
+        } = w
         else {
             continue;
         };
         let person = resolve::user(cx, unquoted(value))
             .await
-            .map_err(|e| in_terms(&ws[i], e))?;
-        let username = person.username().to_string();
-        if let Word::Flag { value, .. } = &mut ws[i] {
-            *value = username;
-        }
+            .map_err(|e| in_terms(&term, e))?;
+        *value = person.username().to_string();
     }
     let mut named: Vec<Named> = Vec::new();
-    for at in 0..ws.len() {
+    for (at, w) in ws.iter_mut().enumerate() {
+        let term = w.clone();
         let Word::Flag {
             name: "in" | "channel",
             value,
             ..
-        } = &ws[at]
+        } = w
         else {
             continue;
         };
         let v = unquoted(value).to_string();
         if v.starts_with('@') && v.contains(',') {
-            let group = named_group(cx, &ws[at], &v).await?;
-            if let Word::Flag { value, .. } = &mut ws[at] {
-                *value = group;
-            }
+            *value = named_group(cx, &term, &v).await?;
             continue;
         }
-        let channel = channel_of(cx, &ws[at], &v, team, archived).await?;
+        let channel = channel_of(cx, &term, &v, team, archived).await?;
         named.push(Named { at, channel });
     }
     let team_id = team_searched(team_id, &named, &ws)?;
