@@ -25,6 +25,7 @@ mod read_channel;
 mod reading;
 mod safety;
 mod schemas;
+mod search_walk;
 mod share;
 mod undocumented_parameters;
 mod writes;

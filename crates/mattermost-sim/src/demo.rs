@@ -14,6 +14,8 @@
 
 use std::sync::OnceLock;
 
+mod search_history;
+
 use crate::clock::now_ms;
 use crate::rng::Rng;
 use crate::samples;
@@ -728,6 +730,7 @@ impl World {
         );
         w.bookmark(&town, &alice, "On-call rota", "https://example.com/oncall");
         w.bot_owned_by("ci-bot", &demo);
+        w.demo_search_history(now);
         w
     }
 }

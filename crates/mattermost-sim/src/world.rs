@@ -76,6 +76,8 @@ pub(crate) struct User {
     pub last_activity_at: i64,
     /// `model.User.Props` (`customStatus`, ...): sent when not empty.
     pub props: std::collections::BTreeMap<String, String>,
+    /// The IANA zone the user chose by hand (`Timezone.manualTimezone`); empty: automatic, none known.
+    pub manual_timezone: String,
 }
 
 impl User {

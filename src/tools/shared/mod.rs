@@ -1,7 +1,8 @@
 //! What several toolsets share: the arguments many tools take ([`args`]), the errors for a channel or
 //! team Mattermost refuses and the labels of channels ([`channels`]), pages of lists kept for their
 //! cursor chains ([`lists`]), people read by id and member lists ([`people`]), pages of posts shown
-//! with their authors and channels ([`posts`]), and what the post and file searches share ([`search`]).
+//! with their authors and channels ([`posts`]), what the post and file searches share ([`search`]), their
+//! terms read, checked and resolved ([`search_terms`]), and the person's time zone ([`time_zone`]).
 //! Nothing here imports a toolset.
 
 pub mod args;
@@ -10,3 +11,5 @@ pub mod lists;
 pub mod people;
 pub mod posts;
 pub mod search;
+pub mod search_terms;
+pub mod time_zone;

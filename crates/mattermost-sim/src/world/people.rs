@@ -47,6 +47,7 @@ impl World {
             delete_at: 0,
             last_activity_at: at,
             props: Default::default(),
+            manual_timezone: String::new(),
         });
         let token = self.new_id();
         self.tokens.push((token, id.clone()));
@@ -95,6 +96,14 @@ impl World {
         }
         self.writes.system_bot = Some(id.clone());
         id
+    }
+
+    /// Sets the user's time zone by hand (`Timezone{useAutomaticTimezone: "false", manualTimezone}`,
+    /// as the web app's display settings save it through `PUT /users/{id}/patch`).
+    pub fn set_timezone(&mut self, user_id: &str, zone: &str) {
+        if let Some(u) = self.user_mut(user_id) {
+            u.manual_timezone = zone.to_string();
+        }
     }
 
     /// The id of the user with this username; `None` when there is none.
