@@ -22,6 +22,7 @@ pub const PERSON_IDLE: &str = "MATTERMOST_MCP_PERSON_IDLE_SECS";
 pub const TOKEN_CHECK: &str = "MATTERMOST_MCP_TOKEN_CHECK_SECS";
 pub const CACHE_BYTES: &str = "MATTERMOST_MCP_CACHE_BYTES";
 pub const SESSION_DIR: &str = "MATTERMOST_MCP_SESSION_DIR";
+pub const REDIS_URL: &str = "MATTERMOST_MCP_REDIS_URL";
 pub const STATELESS: &str = "MATTERMOST_MCP_STATELESS";
 pub const SHUTDOWN: &str = "MATTERMOST_MCP_SHUTDOWN_SECS";
 pub const CONFIRM_WRITES: &str = "MATTERMOST_CONFIRM_WRITES";
@@ -118,6 +119,11 @@ pub const VARIABLES: &[(&str, &str, &str)] = &[
         SESSION_DIR,
         "unset",
         "HTTP mode: a directory shared by every instance where 2025-11-25 sessions are recorded (their initialize parameters and the hash of their owner's token), so any instance continues any session. Unset: sessions live in the instance that made them (route sticky by person, or use stateless clients).",
+    ),
+    (
+        REDIS_URL,
+        "unset",
+        "HTTP mode: a Redis every instance shares, e.g. redis://redis.internal:6379/0 (or redis+unix:///run/redis/redis.sock): 2025-11-25 sessions and their owners, each person's rate bucket and running calls, and the verdicts of token checks, all by SHA-256 and all expiring, so N instances enforce one person's limits once and any instance continues any session. When Redis does not answer, each instance limits by itself and checks tokens with Mattermost, and /readyz says so. Not with MATTERMOST_MCP_SESSION_DIR.",
     ),
     (
         STATELESS,

@@ -105,12 +105,44 @@ struct Sealed {
     nonce: String,
 }
 
+/// Where the instances of a team's deployment share 2026-07-28 answers (`MATTERMOST_MCP_REDIS_URL`):
+/// the key questions are sealed with, so any instance reads an answer to a question another asked,
+/// and the answers used already, so each is used once whichever instance it reaches.
+#[async_trait::async_trait]
+pub trait SharedAnswers: Send + Sync {
+    /// The key every instance seals questions with (made by the first instance that asks).
+    async fn sealing_key(&self) -> Result<[u8; 32], String>;
+    /// Marks `nonce` used for `ttl`: true the first time on any instance, false after; an error when
+    /// it cannot be recorded (then the answer is not used).
+    async fn use_once(&self, nonce: &str, ttl: Duration) -> Result<bool, String>;
+}
+
+static SHARED: OnceLock<std::sync::Arc<dyn SharedAnswers>> = OnceLock::new();
+static SHARED_KEY: OnceLock<[u8; 32]> = OnceLock::new();
+
+/// Shares answers through `shared` from now on, and seals with its key when it has one (called once
+/// by the HTTP server at start, before any question is asked; false if it came too late).
+pub async fn share_answers(shared: std::sync::Arc<dyn SharedAnswers>) -> Result<(), String> {
+    let key = shared.sealing_key().await;
+    let _ = SHARED.set(shared);
+    let key = key?;
+    SHARED_KEY
+        .set(key)
+        .map_err(|_| "a sealing key was set already".to_string())
+}
+
 fn codec() -> Option<&'static RequestStateCodec> {
     static CODEC: OnceLock<Option<RequestStateCodec>> = OnceLock::new();
     CODEC
         .get_or_init(|| {
-            let mut key = [0u8; 32];
-            getrandom::fill(&mut key).ok()?;
+            let key = match SHARED_KEY.get() {
+                Some(k) => *k,
+                None => {
+                    let mut key = [0u8; 32];
+                    getrandom::fill(&mut key).ok()?;
+                    key
+                }
+            };
             RequestStateCodec::try_new(key.to_vec()).ok()
         })
         .as_ref()
@@ -130,6 +162,15 @@ pub fn random_hex(n: usize) -> Result<String, ToolError> {
         ))
     })?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Marks a nonce used where the instances share answers, else in this process; false when it was
+/// used already, an error when the shared store cannot record it.
+async fn use_once_anywhere(nonce: &str) -> Result<bool, String> {
+    match SHARED.get() {
+        Some(shared) => shared.use_once(nonce, TTL).await,
+        None => Ok(use_once(nonce)),
+    }
 }
 
 /// Marks a nonce used; false when it was used already.
@@ -280,7 +321,7 @@ async fn asked<A>(cx: &Ctx, input: &Input<A>, question: &Question) -> Result<Con
     let person = cx.my_id().await?;
     let bound = digest(tool, &person, &question.binding);
     if client.stateless() {
-        return stateless(input, question, &bound);
+        return stateless(input, question, &bound).await;
     }
     let Some(peer) = client.peer.as_ref() else {
         return Err(Stop::Error(cannot_ask(
@@ -307,7 +348,11 @@ async fn asked<A>(cx: &Ctx, input: &Input<A>, question: &Question) -> Result<Con
 }
 
 /// The 2026-07-28 form: ask with an input-required result, or read the answer of the retried call.
-fn stateless<A>(input: &Input<A>, question: &Question, bound: &str) -> Result<Confirmed, Stop> {
+async fn stateless<A>(
+    input: &Input<A>,
+    question: &Question,
+    bound: &str,
+) -> Result<Confirmed, Stop> {
     let tool = input.tool;
     let codec = codec().ok_or_else(|| {
         Stop::Error(cannot_ask(
@@ -338,7 +383,16 @@ fn stateless<A>(input: &Input<A>, question: &Question, bound: &str) -> Result<Co
                     ),
                 })
             })?;
-            if !use_once(&sealed.nonce) {
+            let first = use_once_anywhere(&sealed.nonce).await.map_err(|why| {
+                Stop::Error(ToolError::new(
+                    ErrorKind::Unreachable,
+                    format!(
+                        "This confirmation could not be recorded as used ({why}), so it was not used: `{tool}` sent \
+                         nothing. Call it again in a few seconds to be asked again."
+                    ),
+                ))
+            })?;
+            if !first {
                 return Err(Stop::Error(ToolError::new(
                     ErrorKind::Changed,
                     format!(

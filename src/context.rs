@@ -114,6 +114,9 @@ pub struct Ctx {
     mm: Arc<Mattermost>,
     token: Secret,
     me: tokio::sync::OnceCell<types::User>,
+    /// The person's user id when it is known without their whole user (from a token check another
+    /// instance of a team's deployment made, see `serve::team_state`).
+    my_id: std::sync::OnceLock<String>,
     usernames: Mutex<HashMap<String, String>>,
     my_channels: Timed<Vec<types::Channel>>,
     my_teams: Timed<Vec<types::Team>>,
@@ -129,6 +132,7 @@ impl Ctx {
             mm,
             token,
             me: tokio::sync::OnceCell::new(),
+            my_id: std::sync::OnceLock::new(),
             usernames: Mutex::new(HashMap::new()),
             my_channels: Mutex::new(None),
             my_teams: Mutex::new(None),
@@ -171,6 +175,12 @@ impl Ctx {
         let _ = self.me.set(me);
     }
 
+    /// Sets the person's user id alone, when another instance confirmed their token: `my_id` then
+    /// needs no request, and the whole user is read when something asks for it.
+    pub fn know_my_id(&self, id: String) {
+        let _ = self.my_id.set(id);
+    }
+
     /// Whether the person's own user is already known.
     pub fn knows_me(&self) -> bool {
         self.me.initialized()
@@ -188,6 +198,9 @@ impl Ctx {
 
     /// The person's own user id.
     pub async fn my_id(&self) -> Result<String, ToolError> {
+        if let Some(id) = self.my_id.get() {
+            return Ok(id.clone());
+        }
         Ok(self.me().await?.id().to_string())
     }
 

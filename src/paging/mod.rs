@@ -11,7 +11,7 @@
 //! | thread | [`thread`] | a thread oldest first, on Mattermost's (time, id) keyset from any post in it |
 //! | followed threads | [`followed_threads`] | followed threads by last reply through `before`/`after`, whole milliseconds, DM threads once |
 //! | saved posts | [`saved_posts`] | saved posts, whose `page` is an offset in posts, read until an empty page |
-//! | search capped | [`search_capped`] | post and file search: page 0 of at most 100 per term group, marked `capped` |
+//! | search windows | [`search_windows`] | post and file search walked back by date windows past Mattermost's cap of 100, to the end |
 //! | file items | [`file_items`] | a shared file's items (lines, PDF pages, rows, slides, entries) by item and byte, pages bounded in items and JSON bytes |
 //! | inbox | [`inbox`] | everything unread, source after source, planned once and each source read once per cursor chain, on whole milliseconds |
 
@@ -25,7 +25,7 @@ pub mod pages_with_ties;
 pub mod posts_by_time;
 pub mod recently_active;
 pub mod saved_posts;
-pub mod search_capped;
+pub mod search_windows;
 pub mod since;
 pub mod straddling_ties;
 pub mod thread;
@@ -52,8 +52,8 @@ pub enum Strategy {
     FollowedThreads,
     /// [`saved_posts`]
     SavedPosts,
-    /// [`search_capped`]
-    SearchCapped,
+    /// [`search_windows`]
+    SearchWindows,
     /// [`file_items`]
     FileItems,
     /// [`inbox`]
@@ -75,7 +75,7 @@ impl Strategy {
             Strategy::Thread => "paging::thread",
             Strategy::FollowedThreads => "paging::followed_threads",
             Strategy::SavedPosts => "paging::saved_posts",
-            Strategy::SearchCapped => "paging::search_capped",
+            Strategy::SearchWindows => "paging::search_windows",
             Strategy::FileItems => "paging::file_items",
             Strategy::Inbox => "paging::inbox",
             Strategy::ByOperation => "paging::by_operation",

@@ -1,10 +1,11 @@
-//! People named by id, username (`alice`, `@alice`) or email, with the closest usernames suggested for a
-//! name nobody has.
+//! People named by id, username (`alice`, `@alice`), email or display name (their full name or
+//! nickname, whole), with the closest usernames suggested for a name nobody has.
 
-use super::matching::{distance, unknown};
+use super::matching::{ambiguous, distance, unknown};
 use crate::context::Ctx;
 use crate::error::ToolError;
 use crate::ids::is_id;
+use crate::mattermost::facts::UserFacts;
 use crate::mattermost::types;
 
 /// Looks like an email address, in characters that cannot change a request's path.
@@ -96,27 +97,104 @@ pub async fn users(
     }
     let mut suggestions = Vec::new();
     for r in missing {
-        suggestions.push((r.clone(), closest_usernames(cx, &r).await?));
+        match by_display_name(cx, &r).await? {
+            Ok(u) => {
+                cx.learn_username(u.id(), u.username());
+                found.push((r, u));
+            }
+            Err(closest) => suggestions.push((r, closest)),
+        }
     }
     Ok((found, suggestions))
 }
 
-/// The usernames closest to a name nobody has, from a user search on its start.
-async fn closest_usernames(cx: &Ctx, reference: &str) -> Result<Vec<String>, ToolError> {
-    let term: String = reference
+/// Whether `name` is a person's display name: their full name or their nickname, whole, in any case.
+fn displayed_as(u: &types::User, name: &str) -> bool {
+    let n = name.trim().to_lowercase();
+    let full = u.full_name().map(|f| f.trim().to_lowercase());
+    let nick = u.nickname.as_deref().map(|k| k.trim().to_lowercase());
+    !n.is_empty() && (full.as_deref() == Some(n.as_str()) || nick.as_deref() == Some(n.as_str()))
+}
+
+/// A reference no username, id or email matched, taken as a display name: the one person a user search
+/// finds whose full name or nickname it is, or the closest usernames. A name of one word is searched by
+/// its start (the search that suggests the closest names, one request); a name of several words whole
+/// first. Several people displayed by the name are refused with each of them.
+async fn by_display_name(
+    cx: &Ctx,
+    reference: &str,
+) -> Result<Result<types::User, Vec<String>>, ToolError> {
+    let name = reference.trim().trim_start_matches('@').trim();
+    let whole = name.contains(char::is_whitespace);
+    let mut seen = if whole {
+        search_people(cx, name).await?
+    } else {
+        Vec::new()
+    };
+    if !whole || seen.is_empty() {
+        seen.extend(search_people(cx, &start_of(reference, 3)).await?);
+    }
+    if seen.is_empty() && name.chars().count() > 2 {
+        // A typo in the third character (`alcie`): the first two find the name meant.
+        seen.extend(search_people(cx, &start_of(reference, 2)).await?);
+    }
+    let mut named: Vec<types::User> = seen
+        .iter()
+        .filter(|u| displayed_as(u, name))
+        .cloned()
+        .collect();
+    named.dedup_by(|a, b| a.id == b.id);
+    match named.len() {
+        0 => {}
+        1 => return Ok(named.pop().ok_or_else(Vec::new)),
+        _ => {
+            let shown = named
+                .iter()
+                .map(|u| {
+                    serde_json::json!({
+                        "id": u.id(), "label": format!("@{} ({})", u.username(), u.full_name().unwrap_or_default()),
+                        "username": u.username(),
+                    })
+                })
+                .collect();
+            return Err(ambiguous(
+                "person",
+                reference,
+                shown,
+                " (or their username)",
+            ));
+        }
+    }
+    let mut names: Vec<(usize, String)> = seen
+        .into_iter()
+        .filter_map(|u| u.username)
+        .map(|n| (distance(name, &n), n))
+        .collect();
+    names.sort();
+    names.dedup();
+    Ok(Err(names.into_iter().take(5).map(|(_, n)| n).collect()))
+}
+
+/// The first `n` characters of a name: the user search term that suggests the closest usernames.
+fn start_of(reference: &str, n: usize) -> String {
+    reference
         .trim()
         .trim_start_matches('@')
         .split('@')
         .next()
         .unwrap_or("")
         .chars()
-        .take(3)
-        .collect();
+        .take(n)
+        .collect()
+}
+
+/// The people a user search on `term` finds (none for a blank term or a refused search).
+async fn search_people(cx: &Ctx, term: &str) -> Result<Vec<types::User>, ToolError> {
     if term.trim().is_empty() {
         return Ok(Vec::new());
     }
     let body = types::SearchUsersBody {
-        term: term.clone(),
+        term: term.to_string(),
         limit: 20,
         allow_inactive: Some(true),
         group_constrained: None,
@@ -127,15 +205,10 @@ async fn closest_usernames(cx: &Ctx, reference: &str) -> Result<Vec<String>, Too
         team_id: None,
         without_team: None,
     };
-    let list = match cx.send(cx.api().search_users().body(body).send()).await {
-        Ok(l) => l.into_inner(),
-        Err(_) => return Ok(Vec::new()),
-    };
-    let mut names: Vec<(usize, String)> = list
-        .into_iter()
-        .filter_map(|u| u.username)
-        .map(|n| (distance(reference.trim_start_matches('@'), &n), n))
-        .collect();
-    names.sort();
-    Ok(names.into_iter().take(5).map(|(_, n)| n).collect())
+    Ok(
+        match cx.send(cx.api().search_users().body(body).send()).await {
+            Ok(l) => l.into_inner(),
+            Err(_) => Vec::new(),
+        },
+    )
 }

@@ -3,15 +3,20 @@
 //! person is new and again once the last confirmation is older than the check interval. A request
 //! without a token, or with one Mattermost refuses, gets 401 with `WWW-Authenticate` pointing at the
 //! protected resource metadata (RFC 9728), so an OAuth-capable client can find where to sign in.
+//! What Mattermost said of a token is shared with the team's other instances
+//! ([`crate::serve::team_state`]), so a token is checked once per interval for the whole team; a
+//! token whose verdict cannot be read (Redis gone) is checked with Mattermost, never trusted.
 
 use crate::config::Secret;
 use crate::context::Ctx;
 use crate::error::About;
+use crate::mattermost::facts::UserFacts;
 use crate::mattermost::{Mattermost, MmError, types};
 use crate::serve::limits::PersonLimits;
 use crate::serve::people::{Key, Person, Registry};
 use crate::serve::refusals::Refusals;
 use crate::serve::reply::{self, Body};
+use crate::serve::team_state::store::{Known, TeamState, Verdict};
 use http::{HeaderMap, Response, StatusCode, header};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -33,6 +38,8 @@ pub struct Auth {
     pub rate: u32,
     /// Tokens Mattermost refused within the check interval: refused again without asking it.
     pub refusals: Refusals,
+    /// What the team's instances share (token verdicts among it).
+    pub shared: Arc<dyn TeamState>,
 }
 
 /// Why a token could not be confirmed.
@@ -147,12 +154,16 @@ impl Auth {
         }
     }
 
-    /// The answer to a token that could not be confirmed; a refusal is remembered for the interval.
-    fn unconfirmed(&self, key: Key, why: Unconfirmed) -> Box<Response<Body>> {
+    /// The answer to a token that could not be confirmed; a refusal is remembered for the interval,
+    /// here and by the other instances.
+    async fn unconfirmed(&self, key: Key, why: Unconfirmed) -> Box<Response<Body>> {
         match why {
             Unconfirmed::Refused(id) => {
                 self.registry.forget(&key);
                 self.refusals.remember(key, &id);
+                self.shared
+                    .remember(key, Verdict::Refused { id: id.clone() })
+                    .await;
                 Box::new(self.refused(&id))
             }
             Unconfirmed::Unavailable(response) => response,
@@ -177,31 +188,74 @@ impl Auth {
             if checked.elapsed() < self.check_every {
                 return Ok(person.clone());
             }
+            // Another instance may have checked it within the interval.
+            match self.shared.verdict(key).await {
+                Some(Known {
+                    verdict: Verdict::Confirmed { .. },
+                    age,
+                }) if age < self.check_every => {
+                    *checked = Instant::now().checked_sub(age).unwrap_or_else(Instant::now);
+                    return Ok(person.clone());
+                }
+                Some(Known {
+                    verdict: Verdict::Refused { id },
+                    ..
+                }) => return Err(self.unconfirmed(key, Unconfirmed::Refused(id)).await),
+                _ => {}
+            }
             return match self.confirm(&person.ctx).await {
-                Ok(_) => {
+                Ok(me) => {
                     *checked = Instant::now();
+                    self.shared.remember(key, confirmed(&me)).await;
                     Ok(person.clone())
                 }
-                Err(why) => Err(self.unconfirmed(key, why)),
+                Err(why) => Err(self.unconfirmed(key, why).await),
             };
         }
         if let Some(id) = self.refusals.recent(&key) {
             return Err(Box::new(self.refused(&id)));
         }
         let ctx = Arc::new(Ctx::new(self.mm.clone(), Secret::new(token.to_string())));
+        let limits = PersonLimits::new(self.concurrency, self.rate);
+        match self.shared.verdict(key).await {
+            Some(Known {
+                verdict: Verdict::Confirmed { user_id, username },
+                age,
+            }) if age < self.check_every => {
+                ctx.know_my_id(user_id);
+                let mut person = Person::new(key, ctx, limits, username);
+                *person.checked.get_mut() =
+                    Instant::now().checked_sub(age).unwrap_or_else(Instant::now);
+                return Ok(self.registry.insert(person));
+            }
+            Some(Known {
+                verdict: Verdict::Refused { id },
+                ..
+            }) => {
+                self.refusals.remember(key, &id);
+                return Err(Box::new(self.refused(&id)));
+            }
+            _ => {}
+        }
         let me = match self.confirm(&ctx).await {
             Ok(me) => me,
-            Err(why) => return Err(self.unconfirmed(key, why)),
+            Err(why) => return Err(self.unconfirmed(key, why).await),
         };
         self.refusals.forget(&key);
+        self.shared.remember(key, confirmed(&me)).await;
         let username = me.username.clone().unwrap_or_default();
         ctx.know_me(me);
-        Ok(self.registry.insert(Person::new(
-            key,
-            ctx,
-            PersonLimits::new(self.concurrency, self.rate),
-            username,
-        )))
+        Ok(self
+            .registry
+            .insert(Person::new(key, ctx, limits, username)))
+    }
+}
+
+/// The verdict shared for a token Mattermost accepted: whose it is, nothing more of theirs.
+fn confirmed(me: &types::User) -> Verdict {
+    Verdict::Confirmed {
+        user_id: me.id().to_string(),
+        username: me.username.clone().unwrap_or_default(),
     }
 }
 

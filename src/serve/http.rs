@@ -11,6 +11,7 @@ use crate::serve::oauth;
 use crate::serve::reply::{self, Body};
 use crate::serve::sessions::Owners;
 use crate::serve::settings::{HttpSettings, Origin};
+use crate::serve::team_state::store::Health;
 use crate::server::Server;
 use http::{HeaderMap, Method, Request, Response, StatusCode, header};
 use http_body_util::BodyExt;
@@ -66,7 +67,7 @@ impl App {
         mcp: StreamableHttpService<Arc<Server>, LocalSessionManager>,
         mm: Arc<Mattermost>,
     ) -> App {
-        let owners = Owners::new(settings.session_dir.clone());
+        let owners = Owners::new(auth.shared.clone());
         App {
             settings,
             auth,
@@ -157,6 +158,44 @@ impl App {
         r
     }
 
+    /// `/readyz`: 503 while Mattermost does not answer its ping; 200 otherwise, `"degraded"` while
+    /// the team's shared state (Redis) does not answer, as each instance then serves alone (an
+    /// orchestrator that took every instance out for it would stop a service that still works).
+    async fn readyz(&self) -> Response<Body> {
+        let shared = self.auth.shared.health().await;
+        if let Err(why) = self.mattermost_ready().await {
+            return reply::with_header(
+                reply::error(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "mattermost_unreachable",
+                    &format!(
+                        "Mattermost is not reachable: {why}. Calls would fail until it answers."
+                    ),
+                ),
+                header::RETRY_AFTER,
+                "5",
+            );
+        }
+        let (status, state) = match shared {
+            Health::Local => ("ready", json!({"store": "this instance", "shared": false})),
+            Health::Shared { store } => ("ready", json!({"store": store, "shared": true})),
+            Health::Unreachable { store, why } => (
+                "degraded",
+                json!({
+                    "store": store,
+                    "shared": false,
+                    "unreachable": why,
+                    "meanwhile": "each instance limits each person by itself, checks tokens with Mattermost itself, \
+                                  and continues only the 2025-11-25 sessions it holds",
+                }),
+            ),
+        };
+        reply::json(
+            StatusCode::OK,
+            &json!({"status": status, "mattermost": self.mm.url, "shared_state": state}),
+        )
+    }
+
     /// Answers one request.
     pub async fn handle<B>(&self, req: Request<B>, peer: SocketAddr) -> Response<Body>
     where
@@ -185,25 +224,7 @@ impl App {
             (&Method::GET, "/healthz") => {
                 return reply::json(StatusCode::OK, &json!({"status": "alive"}));
             }
-            (&Method::GET, "/readyz") => {
-                return match self.mattermost_ready().await {
-                    Ok(()) => reply::json(
-                        StatusCode::OK,
-                        &json!({"status": "ready", "mattermost": self.mm.url}),
-                    ),
-                    Err(why) => reply::with_header(
-                        reply::error(
-                            StatusCode::SERVICE_UNAVAILABLE,
-                            "mattermost_unreachable",
-                            &format!(
-                                "Mattermost is not reachable: {why}. Calls would fail until it answers."
-                            ),
-                        ),
-                        header::RETRY_AFTER,
-                        "5",
-                    ),
-                };
-            }
+            (&Method::GET, "/readyz") => return self.readyz().await,
             _ => {}
         }
         if let Err(refused) = self.check_host_and_origin(&req) {
@@ -261,17 +282,10 @@ impl App {
                 &over.retry_after().to_string(),
             )
         };
-        if let Err(over) = person.limits.take_request() {
-            return too_many(over);
-        }
         let is_call = req.method() == Method::POST;
-        let permit = if is_call {
-            match person.limits.take_call() {
-                Ok(p) => Some(p),
-                Err(over) => return too_many(over),
-            }
-        } else {
-            None
+        let permit = match self.auth.shared.admit(&person, is_call).await {
+            Ok(slot) => slot,
+            Err(over) => return too_many(over),
         };
         let session = session_of(req.headers());
         if let Some(s) = &session

@@ -1,6 +1,7 @@
 //! The calls in flight, so SIGTERM can wait for them, and the response body that holds a call's
 //! places (its person's concurrency permit, its in-flight mark) until the response is sent in full.
 
+use crate::serve::team_state::store::CallSlot;
 use bytes::Bytes;
 use hyper::body::{Body, Frame, SizeHint};
 use std::convert::Infallible;
@@ -9,7 +10,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::task::{Context, Poll};
 use std::time::Duration;
-use tokio::sync::{Notify, OwnedSemaphorePermit};
+use tokio::sync::Notify;
 
 /// How many calls are running.
 #[derive(Default)]
@@ -57,7 +58,7 @@ impl InFlight {
 /// A response body that holds its call's places until it ends or is dropped.
 pub struct Held<B> {
     pub inner: B,
-    pub permit: Option<OwnedSemaphorePermit>,
+    pub permit: Option<CallSlot>,
     pub mark: Option<Mark>,
 }
 

@@ -18,6 +18,7 @@ pub mod reply;
 pub mod sessions;
 pub mod settings;
 pub mod stdio;
+pub mod team_state;
 pub mod tls;
 
 use crate::config::Config;
@@ -64,9 +65,8 @@ pub fn app(
         .with_max_request_body_bytes(settings.max_body_bytes)
         .with_legacy_session_mode(!settings.stateless)
         .with_cancellation_token(sessions);
-    if let Some(dir) = &settings.session_dir {
-        mcp_config.session_store = Some(Arc::new(sessions::DirStore::new(dir.clone())?));
-    }
+    let shared = team_state::open(&settings, &mm.url, config.budget)?;
+    mcp_config.session_store = shared.sessions();
     let mcp = StreamableHttpService::new(
         move || Ok(server.clone()),
         Arc::new(LocalSessionManager::default()),
@@ -81,6 +81,7 @@ pub fn app(
         concurrency: settings.person_concurrency,
         rate: settings.person_rate,
         refusals: refusals::Refusals::new(settings.token_check, refusals::KEPT),
+        shared,
     };
     let sweeper = Arc::downgrade(&registry);
     tokio::spawn(async move {
@@ -147,6 +148,14 @@ pub async fn run_http(
             return ExitCode::from(2);
         }
     };
+    if let Some(answers) = app.auth.shared.answers()
+        && let Err(why) = crate::confirm::share_answers(answers).await
+    {
+        crate::log::warn(&format!(
+            "the key 2026-07-28 confirmations are sealed with could not be shared ({why}): a question asked \
+             on this instance can be answered only on it until it restarts with Redis answering."
+        ));
+    }
     let bound = app.settings.addr;
     crate::log::info(&format!(
         "serving MCP over HTTP on {bound} (clients connect to {}), for {} — each request as the person whose \

@@ -64,6 +64,8 @@ pub struct HttpSettings {
     pub token_check: Duration,
     pub cache_bytes: usize,
     pub session_dir: Option<PathBuf>,
+    /// `MATTERMOST_MCP_REDIS_URL` (it may hold a password).
+    pub redis_url: Option<config::Secret>,
     pub stateless: bool,
     pub shutdown: Duration,
     pub tls: Option<Tls>,
@@ -230,6 +232,10 @@ impl HttpSettings {
                 (1 << 20, 1 << 40),
             )? as usize,
             session_dir,
+            redis_url: get(config::REDIS_URL)
+                .map(|s| s.trim().to_string())
+                .filter(|s| !s.is_empty())
+                .map(config::Secret::new),
             stateless: boolean(config::STATELESS, get(config::STATELESS))?,
             shutdown: seconds(config::SHUTDOWN, get(config::SHUTDOWN), 30)?,
             tls,

@@ -387,7 +387,8 @@ fn spec_check_on_the_pinned_spec_exits_0_with_nothing_but_notes() {
 }
 
 fn build_script() -> PathBuf {
-    // Beside the binary the tests run (the target directory may be anywhere: CARGO_TARGET_DIR).
+    // Beside the binary the tests run (the target directory may be anywhere: CARGO_TARGET_DIR). The root
+    // build.rs is the build script of crates/mattermost-client, so it is built under that package's name.
     let build_dir = Path::new(harness::BIN)
         .parent()
         .expect("the binary's directory")
@@ -400,7 +401,7 @@ fn build_script() -> PathBuf {
             p.is_file()
                 && p.parent()
                     .and_then(|d| d.file_name())
-                    .is_some_and(|n| n.to_string_lossy().starts_with("mattermost-mcp-"))
+                    .is_some_and(|n| n.to_string_lossy().starts_with("mattermost-client-"))
         })
         .max_by_key(|p| p.metadata().and_then(|m| m.modified()).ok())
         .expect("the build script was built")

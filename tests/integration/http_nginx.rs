@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-fn nginx_binary() -> Option<PathBuf> {
+pub(crate) fn nginx_binary() -> Option<PathBuf> {
     ["/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/bin/nginx"]
         .iter()
         .map(PathBuf::from)
@@ -25,7 +25,7 @@ fn nginx_binary() -> Option<PathBuf> {
 }
 
 /// Says loudly, past the test harness's capture, that the test did not run.
-fn skip_loudly(why: &str) {
+pub(crate) fn skip_loudly(why: &str) {
     assert!(
         std::env::var("MATTERMOST_MCP_REQUIRE_NGINX").is_err(),
         "nginx is required here (MATTERMOST_MCP_REQUIRE_NGINX is set): {why}"
@@ -42,7 +42,7 @@ fn skip_loudly(why: &str) {
 }
 
 /// A free port on 127.0.0.1.
-fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
@@ -50,7 +50,7 @@ fn free_port() -> u16 {
 }
 
 /// A running nginx; killed when dropped.
-struct Nginx {
+pub(crate) struct Nginx {
     child: Child,
     dir: PathBuf,
 }
@@ -75,7 +75,7 @@ impl Drop for Nginx {
 }
 
 /// nginx in front of `upstreams` on `port`, balancing as `balance` says (empty: round-robin).
-fn start_nginx(binary: &Path, port: u16, upstreams: &[u16], balance: &str) -> Nginx {
+pub(crate) fn start_nginx(binary: &Path, port: u16, upstreams: &[u16], balance: &str) -> Nginx {
     let dir = std::env::temp_dir().join(format!("mm-mcp-nginx-{}-{port}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temp dir");
     let servers: String = upstreams
@@ -160,7 +160,7 @@ async fn three(sim: &Sim, port: u16, session_dir: Option<&Path>) -> Vec<Instance
 
 /// Pages `tool` to its end with plain stateless requests through nginx; the item ids and the
 /// instance that answered each page.
-async fn page_raw(
+pub(crate) async fn page_raw(
     endpoint: &str,
     token: &str,
     tool: &str,
@@ -192,7 +192,7 @@ async fn page_raw(
     }
 }
 
-fn posts_served(instances: &[Instance]) -> Vec<usize> {
+pub(crate) fn posts_served(instances: &[Instance]) -> Vec<usize> {
     instances
         .iter()
         .map(|i| {
@@ -204,7 +204,7 @@ fn posts_served(instances: &[Instance]) -> Vec<usize> {
         .collect()
 }
 
-fn check_spread(upstreams: &[String], what: &str) {
+pub(crate) fn check_spread(upstreams: &[String], what: &str) {
     for pair in upstreams.windows(2) {
         assert_ne!(
             pair[0], pair[1],

@@ -682,11 +682,10 @@ async fn list_saved_while_posts_are_saved_and_unsaved_lists_each_remaining_once(
 // ---- search_posts ----
 
 #[tokio::test(flavor = "multi_thread")]
-async fn search_posts_reads_every_match_once_and_marks_mattermosts_cap_with_the_way_to_older_ones()
-{
+async fn search_posts_reads_every_match_once_past_mattermosts_cap() {
     let mut b = base(97);
     let few = tied_posts(&mut b.w, &b.channel, &b.bob, 80, 4, T0, "rollout");
-    // 151 matches over five days, three to a millisecond; the 100 newest start on a whole millisecond.
+    // 151 matches over five days, three to a millisecond: past the cap, one date window more.
     let many: Vec<String> = (0..151)
         .map(|i| {
             let t = T0 + (i as i64 / 3) * 8_000_000;
@@ -717,27 +716,22 @@ async fn search_posts_reads_every_match_once_and_marks_mattermosts_cap_with_the_
         &expected,
     )
     .await;
-    // Capped: the newest 100, and terms that reach the rest.
-    let capped = mcp
-        .pages("search_posts", json!({"terms": "deploy", "limit": 200}))
+    let first = mcp
+        .ok("search_posts", json!({"terms": "deploy", "limit": 200}))
         .await;
-    assert_eq!(capped[0]["capped"], json!(true));
-    assert_eq!(capped[0]["total"], json!(100));
-    let older = capped[0]["older"]["terms"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
-    assert!(older.starts_with("deploy before:"), "{older}");
-    let mut found = set(capped.iter().flat_map(|p| ids(&items(p))));
-    let rest = mcp
-        .read_all("search_posts", json!({"terms": older, "limit": 200}))
-        .await;
-    found.extend(ids(&rest));
-    assert_eq!(
-        found,
-        set(many),
-        "the older terms reach every match the cap left out"
+    assert!(first.get("capped").is_none(), "no day holds 100");
+    assert!(
+        first.get("total").is_none(),
+        "past the cap the total is known at the end"
     );
+    every_item_once(
+        &mcp,
+        "search_posts",
+        json!({"terms": "deploy"}),
+        [1, 7, 200],
+        &set(many),
+    )
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -778,10 +772,10 @@ async fn search_posts_while_matches_come_and_go_lists_each_remaining_match_once(
 // ---- list_mentions ----
 
 #[tokio::test(flavor = "multi_thread")]
-async fn list_mentions_lists_true_mentions_by_others_once_and_is_capped_at_100() {
+async fn list_mentions_lists_true_mentions_by_others_once_past_mattermosts_cap() {
     let mut b = base(103);
     let mut mentions = Vec::new();
-    // 132 mentions over three days, four to a millisecond; the 100 newest start on a whole millisecond.
+    // 132 mentions over three days, four to a millisecond: past the cap of 100.
     for i in 0..132 {
         let t = T0 + (i / 4) as i64 * 7_200_000;
         mentions.push(b.w.post(&b.channel, &b.bob, t, &format!("hey @alice, item {i}")));
@@ -790,36 +784,37 @@ async fn list_mentions_lists_true_mentions_by_others_once_and_is_capped_at_100()
     b.w.post(&b.channel, &b.alice, T0 + 51, "note to self @alice");
     let (_sim, mcp) = harness::start(b.w, "alice").await;
     let first = mcp.ok("list_mentions", json!({"limit": 10})).await;
-    assert_eq!(
-        first["capped"],
-        json!(true),
-        "132 mentions reach Mattermost's cap"
-    );
+    assert!(first.get("capped").is_none(), "no day holds 100");
     assert_eq!(first["mention_keys"], json!(["@alice"]));
     let shown = mcp.read_all("list_mentions", json!({"limit": 200})).await;
-    assert_eq!(shown.len(), 100);
+    assert_eq!(shown.len(), 132);
     assert!(shown.iter().all(|p| p["by"] == json!("bob")));
     assert!(
         shown
             .iter()
             .all(|p| { p["text"].as_str().unwrap_or_default().contains("@alice,") })
     );
-    let newest = set(mentions.iter().rev().take(100).cloned());
-    let got = every_item_once(&mcp, "list_mentions", json!({}), [1, 30, 200], &newest).await;
-    assert_eq!(got.len(), 100);
-    let before = first["older"]["before"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
+    let got = every_item_once(
+        &mcp,
+        "list_mentions",
+        json!({}),
+        [1, 30, 200],
+        &set(mentions.clone()),
+    )
+    .await;
+    assert_eq!(got.len(), 132);
+    // `before` bounds the walk: the mentions before the day of the newest.
+    let newest = mcp.ok("list_mentions", json!({"limit": 1})).await;
+    let day = newest["items"][0]["time"].as_str().unwrap_or_default()[..10].to_string();
     let older = mcp
-        .read_all("list_mentions", json!({"before": before, "limit": 200}))
+        .read_all("list_mentions", json!({"before": day, "limit": 200}))
         .await;
-    let mut all = set(ids(&shown));
-    all.extend(ids(&older));
-    assert_eq!(
-        all,
-        set(mentions),
-        "`before` reaches the mentions the cap left out"
+    assert!(!older.is_empty() && older.len() < 132);
+    assert!(
+        older
+            .iter()
+            .all(|p| p["time"].as_str().unwrap_or_default()[..10] < *day),
+        "only mentions before {day}"
     );
 }
 
@@ -1142,8 +1137,8 @@ async fn search_posts_matches_as_its_description_says() {
     );
     assert_eq!(
         found("meetings in:town-square", None).await,
-        set([]),
-        "in all teams, in: resolves only direct and group message names"
+        set([meetings.clone()]),
+        "without team, in: searches the channel's team"
     );
     assert_eq!(
         found("meetings in:town-square", Some("eng")).await,
@@ -1166,21 +1161,26 @@ async fn search_posts_matches_as_its_description_says() {
     };
     for name in ["search_posts", "search_files"] {
         let t = text(name);
+        assert!(
+            t.contains("full text") || t.contains("Full-text"),
+            "{name} says its words match as full text: {t}"
+        );
         for said in [
-            "full text",
-            "in:channel (across teams only in:@user or a group)",
-            "a leading - excludes",
+            "in:channel (searches its team)",
+            "- excludes",
+            "your time zone",
         ] {
             assert!(t.contains(said), "{name} says `{said}`: {t}");
         }
     }
     assert!(text("search_posts").contains("@name matches the word name"));
     assert!(text("search_posts").contains("stop words ignored"));
-    assert!(text("search_posts").contains("from:user (team members)"));
+    assert!(text("search_posts").contains("as full text"));
+    assert!(text("search_posts").contains("from:person (team members)"));
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn list_mentions_whose_cap_is_filled_by_posts_that_only_name_the_word_still_leads_to_older_mentions()
+async fn list_mentions_whose_cap_is_filled_by_posts_that_only_name_the_word_still_reaches_older_mentions()
  {
     let mut b = base(173);
     // 10 true mentions, then 120 newer posts that hold the word alice but mention nobody, an hour apart:
@@ -1204,15 +1204,6 @@ async fn list_mentions_whose_cap_is_filled_by_posts_that_only_name_the_word_stil
         );
     }
     let (_sim, mcp) = harness::start(b.w, "alice").await;
-    let first = mcp.ok("list_mentions", json!({"limit": 200})).await;
-    assert_eq!(first["capped"], json!(true));
-    assert_eq!(first["items"], json!([]), "no true mention among the 100");
-    let before = first["older"]["before"]
-        .as_str()
-        .unwrap_or_else(|| panic!("the way to older mentions: {first}"))
-        .to_string();
-    let older = mcp
-        .read_all("list_mentions", json!({"before": before, "limit": 200}))
-        .await;
-    assert_eq!(set(ids(&older)), set(mentions));
+    let all = mcp.read_all("list_mentions", json!({"limit": 200})).await;
+    assert_eq!(set(ids(&all)), set(mentions));
 }

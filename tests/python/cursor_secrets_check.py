@@ -5,7 +5,7 @@ be at most 80 characters and no default detect-secrets plugin may flag it, neith
 (how a transcript or a log holds it) nor scanned alone. The script starts `mattermost-mcp demo` with a
 real MCP client (the Python `mcp` package), calls every list tool at limit 1 with sample arguments taken
 from the demo, and collects each next_cursor; then it follows read_channel and list_saved for a few
-pages to collect more.
+pages to collect more, and walks search_posts into its older date windows.
 
 Usage: python tests/python/cursor_secrets_check.py path/to/mattermost-mcp
 """
@@ -40,6 +40,9 @@ def sample(arg_name, schema, ids):
         return "alice"
     if arg_name == "users":
         return ["alice"]
+    if arg_name == "terms":
+        # the demo's long search history: 1,000 posts and 176 files over two years, walked by date windows
+        return "nightly"
     if schema.get("type") == "boolean":
         return False
     return "the"
@@ -84,6 +87,14 @@ async def collect(binary):
                     cursors.setdefault(tool.name, []).append(cursor)
                     args["cursor"] = cursor
                     pages += 1
+            # A search walked into its older date windows: the cursors that carry a window's day.
+            args = {"terms": "nightly", "limit": 200}
+            for _ in range(3):
+                error, answer = await call(session, "search_posts", args)
+                if error or not answer.get("next_cursor"):
+                    break
+                cursors.setdefault("search_posts", []).append(answer["next_cursor"])
+                args["cursor"] = answer["next_cursor"]
     return cursors
 
 

@@ -7,6 +7,8 @@
 //! input and bounds the memory and work a read takes (see [`caps`]); what it cannot read it describes.
 //! [`page`] cuts the items into pages of about [`PAGE_BYTES`] of text, by a position a cursor holds.
 
+#![warn(missing_docs)]
+
 mod archive;
 pub mod caps;
 mod dates;
@@ -66,21 +68,31 @@ pub enum Plan {
     /// Download it (at most `max_bytes`) and [`read`] it. `kind` is [`Kind::Other`] when the name
     /// and type say nothing known: [`read`] then looks at the bytes (it may be text).
     Read {
+        /// What [`read`] is expected to read it as.
         kind: Kind,
         /// What the name and type say it is, e.g. "PDF document".
         format: String,
+        /// The most bytes to download ([`Kind::max_bytes`]): [`read`] reads no larger file of the
+        /// kind.
         max_bytes: u64,
     },
     /// A kind this crate reads, but larger than it reads: describe it without downloading.
     TooLarge {
+        /// What it would be read as ([`Kind::Other`] when the name and type say nothing known).
         kind: Kind,
+        /// What the name and type say it is ("file of unknown type" when they say nothing known).
         format: String,
+        /// Its declared size in bytes.
         size: u64,
+        /// The largest size [`read`] reads for the kind, in bytes ([`Kind::max_bytes`]).
         max_bytes: u64,
     },
     /// A kind this crate does not read (a video, a legacy .doc, a 7z archive): describe it without
     /// downloading.
-    Describe { format: String },
+    Describe {
+        /// What the name and type say it is, e.g. "MP4 video".
+        format: String,
+    },
 }
 
 /// Says, from a file's name, declared MIME type and size alone, whether [`read`] would read it and as
@@ -129,34 +141,56 @@ pub fn classify(name: &str, mime: Option<&str>, size: u64) -> Plan {
 #[serde(untagged)]
 pub enum Location {
     /// A text file's line, from 1.
-    Line { line: u32 },
+    Line {
+        /// The line number, from 1.
+        line: u32,
+    },
     /// A PDF page, from 1: the page's text, its lines joined by `\n`.
-    Page { page: u32 },
+    Page {
+        /// The page number, from 1, in the document's page order.
+        page: u32,
+    },
     /// A Word paragraph, numbered from 1 among the document's paragraphs and table rows that hold
     /// text; `heading` is the heading level (1 for a title or top heading).
     Paragraph {
+        /// The paragraph's number, from 1.
         paragraph: u32,
+        /// The heading level its style gives (1 to 9); `None` for body text.
         #[serde(skip_serializing_if = "Option::is_none")]
         heading: Option<u8>,
     },
     /// A row of a Word table: its cells joined by ` | `. `paragraph` counts as [`Location::Paragraph`]
     /// does; `table` counts the document's tables from 1 and `row` the table's rows from 1.
     TableRow {
+        /// The row's number in the count of paragraphs and table rows, from 1.
         paragraph: u32,
+        /// Which table of the document, from 1.
         table: u32,
+        /// Which row of that table, from 1.
         row: u32,
     },
     /// A sheet's header: its position, size and used range.
-    Sheet { sheet: String },
+    Sheet {
+        /// The sheet's name, as its tab shows it.
+        sheet: String,
+    },
     /// A sheet's row, numbered as the spreadsheet numbers it (from 1): its cells from the sheet's
     /// first used column, joined by ` | `.
-    Row { sheet: String, row: u32 },
+    Row {
+        /// The name of the sheet the row is on.
+        sheet: String,
+        /// The row number the spreadsheet shows, from 1.
+        row: u32,
+    },
     /// Text on a slide, numbered from 1 in the deck's order: one item a shape (`title` for the
     /// slide's title), or the slide's speaker notes (`notes`).
     Slide {
+        /// The slide's number, from 1.
         slide: u32,
+        /// The text is the slide's title.
         #[serde(default, skip_serializing_if = "is_false")]
         title: bool,
+        /// The text is the slide's speaker notes, not a shape on it.
         #[serde(default, skip_serializing_if = "is_false")]
         notes: bool,
     },
@@ -164,10 +198,15 @@ pub enum Location {
     /// `size` is the uncompressed size in bytes; `modified` is as the archive gives it (zip: local
     /// time, `YYYY-MM-DDTHH:MM:SS`; tar: UTC, with a `Z`).
     Entry {
+        /// The entry's number, from 1.
         entry: u32,
+        /// Its uncompressed size in bytes.
         size: u64,
+        /// When it was last changed; `None` when the archive records no time for it (a tar mtime of
+        /// 0, a zip date that does not parse).
         #[serde(skip_serializing_if = "Option::is_none")]
         modified: Option<String>,
+        /// The entry is a directory, not a file.
         #[serde(default, skip_serializing_if = "is_false")]
         dir: bool,
     },
@@ -180,17 +219,23 @@ fn is_false(b: &bool) -> bool {
 /// One small piece of a file's text and where it is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Item {
+    /// Where it is (serialized flat, beside `text`).
     #[serde(flatten)]
     pub at: Location,
+    /// Its text: a line without its line end, a page, a paragraph, cells joined by ` | `, an
+    /// archive entry's path.
     pub text: String,
 }
 
 /// A file's text, as items.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct Items {
+    /// What the file was read as, judged from its bytes first (so a file of unknown name that
+    /// proves to be text is [`Kind::Text`]).
     pub kind: Kind,
     /// What the file is, e.g. "PDF document, 12 pages".
     pub format: String,
+    /// The text, in the file's order; [`page`] cuts it into pages.
     pub items: Vec<Item>,
     /// What a reader should know beside the items: pages with no text, hidden sheets, a listing cut
     /// short, a text decoded from another encoding.
@@ -205,10 +250,14 @@ pub struct Image {
     pub bytes: Vec<u8>,
     /// `image/png` or `image/jpeg`.
     pub mime: String,
+    /// The encoded image's width in pixels, upright (after any EXIF rotation); its longer side is
+    /// at most [`caps::IMAGE_MAX_SIDE`].
     pub width: u32,
+    /// The encoded image's height in pixels, as `width`.
     pub height: u32,
     /// The file's own size in pixels (before any EXIF rotation).
     pub original_width: u32,
+    /// The file's own height in pixels, as `original_width`.
     pub original_height: u32,
     /// What the file was, e.g. "JPEG image".
     pub original_format: String,
@@ -221,6 +270,7 @@ pub struct Image {
 pub struct Description {
     /// What it looks like, from its first bytes, name and type, e.g. "MP4 video".
     pub format: String,
+    /// The file's size in bytes.
     pub size: u64,
     /// Why it is described rather than read.
     pub reason: String,
@@ -230,7 +280,9 @@ pub struct Description {
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(tag = "content", rename_all = "snake_case")]
 pub enum Content {
+    /// Text, read into items (text, PDF, Word, spreadsheet, slides, archive listing).
     Items(Items),
+    /// An image, scaled and encoded for a model.
     Image(Image),
     /// A kind this crate does not read: described.
     Described(Description),
@@ -239,9 +291,11 @@ pub enum Content {
 /// A file of a kind this crate reads that could not be read: too large, malformed, encrypted.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Unreadable {
+    /// The kind it was to be read as.
     pub kind: Kind,
     /// What the file looks like, e.g. "Word document (docx)".
     pub format: String,
+    /// The file's size in bytes.
     pub size: u64,
     /// Why it could not be read, as a sentence.
     pub reason: String,

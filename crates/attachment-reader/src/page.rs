@@ -20,15 +20,20 @@ pub const CHUNK: usize = 8 * 1024;
 /// Where a page starts: item `item` (from 0), byte `byte` of its text.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Position {
+    /// The index of the item in the file's items, from 0.
     pub item: usize,
+    /// The byte offset in that item's text where the page starts (0 for its start; always on a
+    /// character boundary when it comes from [`page`]).
     pub byte: usize,
 }
 
 /// A piece of an item as a page gives it: the whole item, or part of a long one.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Piece<'a> {
+    /// The item's location (every piece of an item carries it).
     #[serde(flatten)]
     pub at: &'a Location,
+    /// This piece of the item's text: all of it, or at most [`CHUNK`] bytes of a long one.
     pub text: &'a str,
     /// The item's text goes on in the next piece.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

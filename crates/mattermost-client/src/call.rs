@@ -32,8 +32,11 @@ pub type Progress = Box<dyn Fn(u32, Option<u32>, String) + Send + Sync>;
 /// Whether the client has cancelled the call.
 pub type Cancelled = Box<dyn Fn() -> bool + Send + Sync>;
 
+/// One tool call's scope: made by the server for each call, made current with [`CallScope::run`],
+/// and read by the transport's hooks on every request the call sends.
 pub struct CallScope {
-    pub tool: &'static str,
+    /// The tool's name, which the transport's refusals name.
+    pub(crate) tool: &'static str,
     /// The operations the scope may send (a tool's declaration, or the one operation the gateway was
     /// asked for), by [`operation_key`].
     declared: BTreeSet<String>,
@@ -104,11 +107,14 @@ impl CallScope {
         self.guards_writes && !self.writes_cleared.load(Ordering::Relaxed)
     }
 
+    /// Sends the call's progress messages to `progress` (`None` when the client asked for none).
     pub fn with_progress(mut self, progress: Option<Progress>) -> CallScope {
         self.progress = progress;
         self
     }
 
+    /// Asks `cancelled` whether the client has cancelled the call ([`CallScope::is_cancelled`]);
+    /// `None` when it cannot.
     pub fn with_cancellation(mut self, cancelled: Option<Cancelled>) -> CallScope {
         self.cancelled = cancelled;
         self
@@ -142,7 +148,8 @@ impl CallScope {
         SCOPE.scope(self.clone(), f).await
     }
 
-    pub fn declares(&self, operation: &str) -> bool {
+    /// Whether the scope may send `operation`, in either spelling ([`operation_key`]).
+    pub(crate) fn declares(&self, operation: &str) -> bool {
         self.declared.contains(&operation_key(operation))
     }
 
@@ -151,10 +158,13 @@ impl CallScope {
         &self.token
     }
 
+    /// Counts one more request sent in this call (the transport counts each attempt, retries
+    /// included); returns the new count.
     pub fn count_request(&self) -> u32 {
         self.requests.fetch_add(1, Ordering::Relaxed) + 1
     }
 
+    /// How many requests the call has sent so far, retries included.
     pub fn requests(&self) -> u32 {
         self.requests.load(Ordering::Relaxed)
     }

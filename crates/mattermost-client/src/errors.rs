@@ -6,25 +6,45 @@
 use crate::generated::types::AppError;
 use progenitor_client::Error;
 
+/// Why a request to Mattermost failed.
 #[derive(Debug, Clone)]
 pub enum MmError {
     /// Mattermost answered with its AppError JSON.
     Api {
+        /// The HTTP status (400, 403, 404, ...).
         status: u16,
+        /// Mattermost's error id (`api.context.permissions.app_error`), stable across languages;
+        /// empty when absent.
         id: String,
+        /// Mattermost's message for people, in the server's language; empty when absent.
         message: String,
+        /// The id Mattermost gave the request, which finds it in the server's log; empty when
+        /// absent.
         request_id: String,
     },
     /// 429, still, after the waits `Retry-After` asked for.
-    RateLimited { retry_after: Option<String> },
+    RateLimited {
+        /// The last answer's `Retry-After` header as sent (seconds, or an HTTP date); `None` when
+        /// it had none.
+        retry_after: Option<String>,
+    },
     /// The answer is not Mattermost's: an HTML or proxy page, plain text, malformed JSON.
     NotMattermost {
+        /// The HTTP status of the answer as received.
         status: u16,
+        /// Its `Content-Type` header (empty when absent, `unknown` when it was not noted).
         content_type: String,
+        /// What was wrong, with the first 160 bytes of the body, whitespace collapsed.
         detail: String,
     },
     /// No answer: connection refused or cut, or the request timed out.
-    Unreachable { detail: String, timeout: bool },
+    Unreachable {
+        /// What failed (`connection failed: ...`, `timed out`), without the request's URL, whose
+        /// query could hold argument values.
+        detail: String,
+        /// The request timed out (rather than failed to connect or broke off).
+        timeout: bool,
+    },
     /// Refused on this side before sending (an undeclared operation, the call's budget spent).
     Refused(String),
 }

@@ -8,10 +8,15 @@ use super::types::{Channel, FileInfo, Post, PostList, Team, User};
 /// What kind of channel it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ChannelKind {
+    /// Type `O`: an open channel anyone on its team can join.
     Public,
+    /// Type `P`: a private channel, joined by invitation.
     Private,
+    /// Type `D`: a direct message channel between two people (or one person with themself).
     Direct,
+    /// Type `G`: a group message channel of three to eight people.
     Group,
+    /// No type, or a letter Mattermost does not define.
     Unknown,
 }
 
@@ -35,12 +40,21 @@ impl ChannelKind {
 
 /// Facts of a channel.
 pub trait ChannelFacts {
+    /// The channel's id (26 characters); empty when absent.
     fn id(&self) -> &str;
+    /// Its kind, from the one-letter `type`.
     fn kind(&self) -> ChannelKind;
+    /// Its URL name (`town-square`), unique within its team; for a direct channel the two people's
+    /// ids joined by `__`. Empty when absent.
     fn name(&self) -> &str;
+    /// The name people see (`Town Square`); empty when absent.
     fn display_name(&self) -> &str;
+    /// The id of its team; empty for direct and group channels, which belong to none.
     fn team_id(&self) -> &str;
+    /// Whether it is archived: Mattermost archives a channel by setting its `delete_at`.
     fn archived(&self) -> bool;
+    /// When its last post was made (`last_post_at`), in milliseconds since the Unix epoch; 0 when
+    /// absent.
     fn last_post_at(&self) -> i64;
     /// The other person of a direct channel (the person themself for a channel with oneself).
     fn other_person<'a>(&'a self, me: &'a str) -> Option<&'a str>;
@@ -93,15 +107,22 @@ impl ChannelFacts for Channel {
 
 /// Facts of a post.
 pub trait PostFacts {
+    /// The post's id (26 characters); empty when absent.
     fn id(&self) -> &str;
+    /// When it was posted (`create_at`), in milliseconds since the Unix epoch; 0 when absent.
     fn created(&self) -> i64;
+    /// When Mattermost last changed it (`update_at`), in milliseconds since the Unix epoch; 0 when
+    /// absent.
     fn updated(&self) -> i64;
+    /// The id of the person (or bot) who posted it (`user_id`); empty when absent.
     fn author(&self) -> &str;
+    /// The id of the channel it is in (`channel_id`); empty when absent.
     fn channel(&self) -> &str;
     /// The thread's root, for a reply.
     fn root(&self) -> Option<&str>;
     /// Mattermost's post type (`system_join_channel`, say); `None` for a person's ordinary post.
     fn kind(&self) -> Option<&str>;
+    /// Its text as Mattermost stores it (Markdown, mentions as typed); empty when absent.
     fn message(&self) -> &str;
 }
 
@@ -152,10 +173,13 @@ pub fn ordered(list: PostList) -> Vec<Post> {
 
 /// Facts of a person.
 pub trait UserFacts {
+    /// The person's id (26 characters); empty when absent.
     fn id(&self) -> &str;
+    /// Their username, without the `@`; empty when absent.
     fn username(&self) -> &str;
     /// First and last name, when either is set.
     fn full_name(&self) -> Option<String>;
+    /// Whether the account is deactivated: Mattermost deactivates one by setting its `delete_at`.
     fn deactivated(&self) -> bool;
 }
 
@@ -185,8 +209,11 @@ impl UserFacts for User {
 
 /// Facts of a team.
 pub trait TeamFacts {
+    /// The team's id (26 characters); empty when absent.
     fn id(&self) -> &str;
+    /// Its URL name (`acme`), unique on the server; empty when absent.
     fn name(&self) -> &str;
+    /// The name people see (`Acme Inc.`); empty when absent.
     fn display_name(&self) -> &str;
 }
 
@@ -206,9 +233,13 @@ impl TeamFacts for Team {
 
 /// Facts of a file.
 pub trait FileFacts {
+    /// The file's id (26 characters); empty when absent.
     fn id(&self) -> &str;
+    /// Its name as uploaded, with its extension; empty when absent.
     fn name(&self) -> &str;
+    /// The MIME type Mattermost recorded (`mime_type`); `None` when absent or empty.
     fn mime(&self) -> Option<&str>;
+    /// Its size in bytes; 0 when absent (or negative).
     fn size(&self) -> u64;
 }
 

@@ -11,6 +11,8 @@
 //! The generated client is compiled here, once: the server above it recompiles without it.
 //! Regenerating the client never touches the hand layer.
 
+#![warn(missing_docs)]
+
 pub mod build_info;
 pub mod call;
 pub mod errors;
@@ -44,7 +46,12 @@ pub struct Options {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ConnectError {
     /// The CA file cannot be read or holds no certificate (`why` says which).
-    CaFile { path: PathBuf, why: String },
+    CaFile {
+        /// The file as configured.
+        path: PathBuf,
+        /// What is wrong with it, as the end of a sentence that starts with the path.
+        why: String,
+    },
     /// The HTTP client could not be built.
     Client(String),
 }
@@ -159,6 +166,8 @@ pub async fn channels_for_user(
 /// Sets an optional parameter of a generated request builder only when it has a value:
 /// `api.get_posts_for_channel().channel_id(id).maybe(after, |b, v| b.after(v))`.
 pub trait Maybe: Sized {
+    /// `set(self, v)` when `value` is `Some(v)`; `self` unchanged (the server's default applies)
+    /// when it is `None`.
     fn maybe<V>(self, value: Option<V>, set: impl FnOnce(Self, V) -> Self) -> Self {
         match value {
             Some(v) => set(self, v),

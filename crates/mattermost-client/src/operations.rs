@@ -59,14 +59,27 @@ pub const MAX_BYTES: usize = 16 * 1024 * 1024;
 #[derive(Debug, Clone, PartialEq)]
 pub enum Answer {
     /// A JSON answer (also a binary one the server labelled JSON).
-    Json { status: u16, value: Value },
+    Json {
+        /// The success status (200, 201, ...).
+        status: u16,
+        /// The answer. A typed one is read through the generated type and written back, so fields
+        /// the spec does not declare are dropped; a binary answer labelled JSON comes as sent.
+        value: Value,
+    },
     /// No body.
-    Empty { status: u16 },
+    Empty {
+        /// The success status (200, 204, ...).
+        status: u16,
+    },
     /// Bytes: a file, an image, plain text. `truncated` when it was longer than the cap.
     Bytes {
+        /// The success status.
         status: u16,
+        /// The answer's `Content-Type` header; `None` when it had none.
         content_type: Option<String>,
+        /// The body, at most the cap ([`MAX_BYTES`] unless the caller gave another).
         bytes: Vec<u8>,
+        /// The body was longer than the cap and was cut there.
         truncated: bool,
     },
 }
@@ -76,33 +89,56 @@ pub enum Answer {
 pub enum DispatchError {
     /// No operation has that name.
     UnknownOperation {
+        /// The name as the caller gave it.
         operation: String,
+        /// Up to five operation ids that look like it ([`Catalog::suggest`]); empty when none does.
         suggestions: Vec<String>,
     },
     /// The operation exists but cannot be sent from here (a multipart upload).
-    NotCallable { operation: String, reason: String },
+    NotCallable {
+        /// The operation's id.
+        operation: String,
+        /// Why, from the catalog ([`Entry::not_callable`]).
+        reason: String,
+    },
     /// A parameter the operation does not take.
     UnknownParameter {
+        /// The operation's id.
         operation: String,
+        /// The parameter name as the caller gave it.
         name: String,
+        /// Every name it takes ([`accepted`]): its parameters, then `body` when it has one.
         accepted: Vec<String>,
     },
     /// A required parameter is missing.
     MissingParameter {
+        /// The operation's id.
         operation: String,
+        /// The missing parameter's name (`body` for a required body).
         name: String,
+        /// What it takes, in words ([`expected`]).
         expected: String,
     },
     /// A parameter's value is not what the operation takes.
     InvalidParameter {
+        /// The operation's id.
         operation: String,
+        /// The parameter's name.
         name: String,
+        /// What it takes, in words ([`expected`]).
         expected: String,
+        /// The value given, as JSON, cut at 200 characters.
         rejected: String,
+        /// Why it does not fit (the decoder's message, or the path rule it breaks).
         detail: String,
     },
     /// Sent: Mattermost refused or failed, or did not answer (or the transport refused to send).
-    Mattermost { operation: String, error: MmError },
+    Mattermost {
+        /// The operation's id.
+        operation: String,
+        /// What went wrong.
+        error: MmError,
+    },
 }
 
 impl std::fmt::Display for DispatchError {
@@ -432,7 +468,7 @@ fn read<T: DeserializeOwned>(value: &Value) -> Result<T, serde_json::Error> {
 
 /// The error type of an operation's generated `send`: Mattermost's AppError, or nothing when the spec
 /// documents no error answer.
-pub trait ErrorBody: Sized {
+pub(crate) trait ErrorBody: Sized {
     fn retype(e: Error<Self>) -> Error<types::AppError>;
 }
 

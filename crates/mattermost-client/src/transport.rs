@@ -50,7 +50,8 @@ impl Default for Policy {
 /// The generated client's inner value.
 #[derive(Debug, Clone, Default)]
 pub struct Transport {
-    pub policy: Policy,
+    /// The timeouts, retries and body cap the hooks apply.
+    pub(crate) policy: Policy,
     /// The version of the Mattermost it reaches, as its answers say (`X-Version-Id`).
     pub server: std::sync::Arc<crate::versions::ServerVersion>,
 }

@@ -20,7 +20,10 @@ pub const HAND_WRITTEN: &[&str] = &["UploadFile"];
 
 /// One file to upload: its name and bytes.
 pub struct Upload {
+    /// The file name Mattermost stores and shows (in the request, quotes and backslashes become `_`
+    /// and control characters are dropped).
     pub name: String,
+    /// The file's content, sent as it is.
     pub bytes: Vec<u8>,
 }
 

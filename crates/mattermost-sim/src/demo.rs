@@ -15,6 +15,7 @@
 use std::sync::OnceLock;
 
 mod inbox;
+mod search_history;
 
 use crate::clock::now_ms;
 use crate::rng::Rng;
@@ -730,6 +731,7 @@ impl World {
         );
         w.bookmark(&town, &alice, "On-call rota", "https://example.com/oncall");
         w.bot_owned_by("ci-bot", &demo);
+        w.demo_search_history(now);
         inbox::add(&mut w, now);
         w
     }

@@ -9,7 +9,10 @@ use crate::router;
 pub enum Fault {
     /// 429 with the rate limiter's plain-text body `limit exceeded` and `Retry-After`,
     /// `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` headers.
-    RateLimited { retry_after_secs: u64 },
+    RateLimited {
+        /// The `Retry-After` value, in seconds.
+        retry_after_secs: u64,
+    },
     /// That status (500/502/503/504, ...) with an AppError JSON body.
     Status(u16),
     /// Wait, then answer normally.
@@ -41,9 +44,13 @@ pub enum Fault {
 /// Some(n) = the next n matching requests.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FaultRule {
+    /// The HTTP method to match (`GET`, `POST`, ...); `None` matches any.
     pub method: Option<String>,
+    /// A route template, `*`, or an exact path.
     pub path: String,
+    /// What the simulator does to a matching request.
     pub fault: Fault,
+    /// How many more matching requests the rule applies to; `None` for every one.
     pub times: Option<u32>,
 }
 

@@ -25,6 +25,8 @@
 //! # Ok(()) }
 //! ```
 
+#![warn(missing_docs)]
+
 mod clock;
 mod demo;
 mod faults;

@@ -3,6 +3,7 @@
 /// One request as the simulator saw it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LoggedRequest {
+    /// The HTTP method, as sent (`GET`, `POST`, ...).
     pub method: String,
     /// The path without the query string, e.g. `/api/v4/channels/abc.../posts`.
     pub path: String,

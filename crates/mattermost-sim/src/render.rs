@@ -23,8 +23,13 @@ pub fn etag(parts: &[String]) -> String {
     s
 }
 
-fn timezone() -> Value {
-    json!({"automaticTimezone": "", "manualTimezone": "", "useAutomaticTimezone": "true"})
+/// `model.User.Timezone`: automatic (as the web app sets it first) until the user chose a zone.
+fn timezone(u: &User) -> Value {
+    if u.manual_timezone.is_empty() {
+        json!({"automaticTimezone": "", "manualTimezone": "", "useAutomaticTimezone": "true"})
+    } else {
+        json!({"automaticTimezone": "", "manualTimezone": u.manual_timezone, "useAutomaticTimezone": "false"})
+    }
 }
 
 /// A user as another user sees it (sanitized), or the full record for oneself.
@@ -60,7 +65,7 @@ pub fn user(u: &User, is_self: bool) -> Value {
         m.insert("failed_attempts".into(), json!(0));
     }
     m.insert("locale".into(), json!("en"));
-    m.insert("timezone".into(), timezone());
+    m.insert("timezone".into(), timezone(u));
     if is_self {
         m.insert("mfa_active".into(), json!(false));
     }

@@ -101,6 +101,7 @@ impl Sim {
         lock(&self.shared.log).clone()
     }
 
+    /// Forget every request logged so far, so that a test counts only what follows.
     pub fn clear_log(&self) {
         lock(&self.shared.log).clear();
     }
@@ -110,6 +111,7 @@ impl Sim {
         lock(&self.shared.faults).add(rule);
     }
 
+    /// Remove every fault rule: requests are answered normally again.
     pub fn clear_faults(&self) {
         lock(&self.shared.faults).clear();
     }

@@ -38,7 +38,9 @@ mod unread;
 /// The kind of a team channel created with [`World::channel`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChannelKind {
+    /// An open channel (type `O`): any member of its team can read and join it.
     Public,
+    /// A private channel (type `P`): only its members see it.
     Private,
 }
 
@@ -74,6 +76,8 @@ pub(crate) struct User {
     pub last_activity_at: i64,
     /// `model.User.Props` (`customStatus`, ...): sent when not empty.
     pub props: std::collections::BTreeMap<String, String>,
+    /// The IANA zone the user chose by hand (`Timezone.manualTimezone`); empty: automatic, none known.
+    pub manual_timezone: String,
 }
 
 impl User {

@@ -24,14 +24,18 @@ pub const ORDER_FILE: &str = "ORDER.txt";
 /// Where the order was read from, and the fragments in it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Order {
+    /// The file the order was read from: the tree's [`MAKEFILE`] or its [`ORDER_FILE`].
     pub from: PathBuf,
+    /// File names under [`SOURCE_DIR`] (`users.yaml`), in the order they are concatenated.
     pub fragments: Vec<String>,
 }
 
 /// An assembled spec: its bytes and what it was made of.
 #[derive(Debug, Clone)]
 pub struct Assembled {
+    /// The YAML spec: the fragments concatenated in order, each ending in a newline.
     pub bytes: Vec<u8>,
+    /// The order it followed.
     pub order: Order,
     /// The fragments a newline was added after.
     pub newline_added: usize,

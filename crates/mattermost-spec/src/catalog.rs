@@ -26,10 +26,15 @@ pub struct Catalog {
     pub operations: Vec<Entry>,
 }
 
+/// Whether calling an operation only reads or may change something, as [`access`] classes it (the
+/// gateway asks before a write).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Access {
+    /// Changes nothing: a GET or HEAD (but [`WRITING_GETS`]), a search or lookup POST, or one of
+    /// [`READ_ONLY_POSTS`].
     Read,
+    /// May change something: every other method, and the exceptions above.
     Write,
 }
 
@@ -58,6 +63,7 @@ pub enum PagingKind {
 }
 
 impl PagingKind {
+    /// Every kind, in declaration order (for tests that go through each).
     pub const ALL: [PagingKind; 9] = [
         PagingKind::None,
         PagingKind::PagePerPage,
@@ -70,6 +76,8 @@ impl PagingKind {
         PagingKind::Offset,
     ];
 
+    /// The snake_case name serde writes for it (`page_per_page`), as the catalog and the tools show
+    /// it.
     pub fn as_str(self) -> &'static str {
         match self {
             PagingKind::None => "none",
@@ -85,6 +93,7 @@ impl PagingKind {
     }
 }
 
+/// How an operation's answer is paged, derived by [`paging`] from its parameters and answer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Paging {
     /// The main way to page it.
@@ -115,6 +124,7 @@ pub struct TypeInfo {
     /// `string`, `integer`, `number`, `boolean`, `array`, `object` or `any`.
     #[serde(rename = "type")]
     pub ty: String,
+    /// The spec's `format` (`int64`, `date-time`, `binary`, ...); `None` when it gives none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub format: Option<String>,
     /// The component schema it refers to.
@@ -123,16 +133,25 @@ pub struct TypeInfo {
     /// For an array: its items' type (`string`, `integer/int64`, a component name, ...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub items: Option<String>,
+    /// The only values the spec's `enum` allows, as JSON; empty when any value of the type is
+    /// allowed.
     #[serde(default, rename = "enum", skip_serializing_if = "Vec::is_empty")]
     pub enum_values: Vec<Value>,
+    /// The value the server assumes when the parameter or field is left out, per the spec; `None`
+    /// when the spec names none (which does not mean the server has none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default: Option<Value>,
+    /// The spec's inclusive lower bound (an integer or a number, kept as JSON); `None` when
+    /// unbounded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub minimum: Option<Value>,
+    /// The spec's inclusive upper bound (an integer or a number, kept as JSON); `None` when
+    /// unbounded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub maximum: Option<Value>,
+    /// The spec marks the schema `nullable`: `null` is a valid value besides the type.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub nullable: bool,
+    pub(crate) nullable: bool,
 }
 
 impl TypeInfo {
@@ -179,32 +198,48 @@ pub struct Undocumented {
     pub source: String,
 }
 
+/// A path, query or header parameter of an operation (the path item's shared parameters and the
+/// operation's own, `$ref`s resolved; an operation's own replaces a shared one of the same name).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Param {
+    /// As the spec spells it and the server reads it (`per_page`, `channel_id`).
     pub name: String,
     /// `path`, `query` or `header`.
     #[serde(rename = "in")]
     pub location: String,
+    /// Always true for a path parameter; otherwise the spec's `required` (false when absent).
     pub required: bool,
+    /// Its type, from the parameter's `schema` (`any` when it has none).
     #[serde(flatten)]
     pub schema: TypeInfo,
+    /// Set when the spec lacks the parameter and `overrides/parameters/` declares it; `None` for
+    /// the spec's own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub undocumented: Option<Undocumented>,
 }
 
+/// A top-level field of an object request body (collected through `$ref` and `allOf`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Field {
+    /// The JSON property name.
     pub name: String,
+    /// Listed in the body schema's `required` (in any of its `allOf` parts).
     pub required: bool,
+    /// The property's type.
     #[serde(flatten)]
     pub schema: TypeInfo,
+    /// Set when the spec lacks the field and `overrides/parameters/` declares it (location `body`);
+    /// `None` for the spec's own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub undocumented: Option<Undocumented>,
 }
 
+/// An operation's request body, from its `requestBody` (the first media type it lists).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Body {
+    /// The media type the body is sent as (`application/json`, `multipart/form-data`, ...).
     pub media: String,
+    /// The spec's `requestBody.required` (false when absent).
     pub required: bool,
     /// The body's own type: an object (with `fields`), an array (with `schema.items`), ...
     #[serde(flatten)]
@@ -216,6 +251,7 @@ pub struct Body {
     pub sample: Value,
 }
 
+/// The shape of an operation's success answer, from the first 2xx response the spec documents.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AnswerKind {
@@ -236,17 +272,24 @@ pub enum AnswerKind {
     Undeclared,
 }
 
+/// What an operation answers on success, from the first 2xx response the spec documents.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Answer {
+    /// Its shape.
     pub kind: AnswerKind,
+    /// The component schema of an object answer, or of an array answer's items (`Post`,
+    /// `PostList`); `None` for an inline schema, a scalar, bytes or no body.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub schema: Option<String>,
+    /// The JSON media type it is read as, or for [`AnswerKind::Binary`] the first media type the
+    /// spec lists; `None` for [`AnswerKind::NoContent`] and [`AnswerKind::Undeclared`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub media: Option<String>,
     /// The documented success statuses.
     pub statuses: Vec<String>,
 }
 
+/// One operation of the catalog: everything the gateway needs to describe, check and call it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Entry {
     /// The operationId (deduplicated: `SearchFiles2`).
@@ -255,21 +298,28 @@ pub struct Entry {
     pub method: String,
     /// The path template, `/api/v4/channels/{channel_id}/posts`.
     pub path: String,
+    /// The spec's tags (`posts`, `channels`, ...), which group operations by subject.
     pub tags: Vec<String>,
+    /// Whether it only reads or may write ([`access`]).
     pub access: Access,
     /// Why it is classed a read or a write.
     pub access_rule: String,
+    /// How its answer is paged ([`paging`]); [`PagingKind::None`] for a write.
     pub paging: Paging,
+    /// The permissions its description names (empty when it names none).
     pub permissions: Permissions,
     /// The minimum server version its description named.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub since: Option<String>,
+    /// The spec marks it `deprecated`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub deprecated: bool,
     /// Path, query and header parameters, in the spec's order.
     pub params: Vec<Param>,
+    /// Its request body; `None` when it takes none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub body: Option<Body>,
+    /// What it answers on success.
     pub answer: Answer,
     /// Why the dispatcher cannot call it, when it cannot.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -283,10 +333,13 @@ pub struct Entry {
 }
 
 impl Entry {
+    /// Whether the dispatcher can call it: false for the multipart operations the generated client
+    /// leaves out (see [`Entry::not_callable`]).
     pub fn callable(&self) -> bool {
         self.not_callable.is_none()
     }
 
+    /// Its path, query or header parameter of that exact name, whatever its location.
     pub fn param(&self, name: &str) -> Option<&Param> {
         self.params.iter().find(|p| p.name == name)
     }
@@ -302,6 +355,8 @@ pub fn key(name: &str) -> String {
 }
 
 impl Catalog {
+    /// The operation of exactly this id (case-sensitive, by binary search over the sorted list);
+    /// see [`Catalog::resolve`] for other spellings.
     pub fn get(&self, id: &str) -> Option<&Entry> {
         self.operations
             .binary_search_by(|e| e.id.as_str().cmp(id))

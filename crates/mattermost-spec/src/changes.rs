@@ -82,15 +82,23 @@ pub fn table_name(p: &Param) -> String {
 /// A change to one parameter of an operation, by its table name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ParamChange {
+    /// Only the new operation has it.
     Added(Param),
+    /// Only the old operation has it.
     Removed(Param),
+    /// Both have it, with another short type ([`Param::ty`]: `string` became `integer/int64`, say).
     Retyped {
+        /// As the old operation has it.
         before: Param,
+        /// As the new operation has it.
         after: Param,
     },
+    /// Both have it with the same type, but one requires it and the other does not;
     /// `after.required` says which way.
     Requirement {
+        /// As the old operation has it.
         before: Param,
+        /// As the new operation has it.
         after: Param,
     },
 }
@@ -144,7 +152,9 @@ pub fn params(old: &Operation, new: &Operation) -> Vec<ParamChange> {
 /// One field of an object schema: its short type and whether it is required.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Field {
+    /// The short type [`type_name`] gives it (`string`, `integer/int64`, `array<Post>`, `Post`).
     pub ty: String,
+    /// Listed in the schema's `required` (in any of its `allOf` parts).
     pub required: bool,
 }
 
@@ -203,11 +213,17 @@ fn collect(
 /// A change to one field of a schema.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FieldChange {
+    /// Only the new schema has the field of this JSON name.
     Added(String, Field),
+    /// Only the old schema has the field of this JSON name.
     Removed(String, Field),
+    /// Both have it, with another short type (a change of `required` alone is not reported).
     Retyped {
+        /// The field's JSON name.
         name: String,
+        /// As the old schema has it.
         before: Field,
+        /// As the new schema has it.
         after: Field,
     },
 }

@@ -35,6 +35,7 @@ use std::collections::{BTreeMap, BTreeSet};
 pub struct TableUses {
     /// The pinned spec's file name.
     pub pinned: String,
+    /// One per tool and operation it calls, in the table's order.
     pub uses: Vec<Use>,
     /// The operations the uses name, as the repaired pinned spec defines them.
     pub operations: Surface,
@@ -43,8 +44,12 @@ pub struct TableUses {
 /// What one tool sends to one operation: the table's parameter names (`before`, `body.terms`, `body`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Use {
+    /// The tool's name, as MCP clients see it (`read_channel`).
     pub tool: String,
+    /// The operationId it calls (`GetPostsForChannel`).
     pub operation: String,
+    /// The parameters its row sends, by table name: path and query parameters by name, body fields
+    /// as `body.<field>`, a body that is not an object as `body`.
     pub sends: Vec<String>,
 }
 
@@ -63,6 +68,8 @@ pub struct Baseline {
     pub upstream: Option<Value>,
 }
 
+/// What a finding asks of a maintainer: the report groups its lines under one heading per kind, in
+/// this order, and [`Kind::blocks`] says which stop the build.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Kind {
     /// A tool calls an operation this spec does not have, and no repair supplies it.
@@ -153,9 +160,13 @@ impl Kind {
     }
 }
 
+/// One upstream fact the report states.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
+    /// The heading it goes under, and whether it blocks the build.
     pub kind: Kind,
+    /// What changed and what to do about it, as the report prints it (without the leading `- `); it
+    /// may run over several lines.
     pub line: String,
     /// The operation the finding is about, when one is (to keep one line per fact).
     pub about: Option<String>,
@@ -189,11 +200,14 @@ impl Finding {
 pub struct Retirement {
     /// `overrides/repairs/<file>.yaml`.
     pub file: String,
+    /// The generated type names that go away when it is deleted, each with what replaces it.
     pub renames: Vec<TypeRename>,
 }
 
+/// What `spec-check` found comparing another release's spec with the pinned one.
 #[derive(Debug, Clone, Default)]
 pub struct Report {
+    /// Every finding, in the order the comparison made them (rendered grouped by [`Kind`]).
     pub findings: Vec<Finding>,
     /// The count of operations added, removed and renamed, when the pinned file was at hand.
     pub summary: Option<String>,
@@ -209,10 +223,14 @@ impl Report {
         !self.findings.iter().any(|f| f.kind.blocks())
     }
 
+    /// The findings of one kind, in the report's order.
     pub fn of(&self, kind: Kind) -> impl Iterator<Item = &Finding> {
         self.findings.iter().filter(move |f| f.kind == kind)
     }
 
+    /// The report as `spec-check` prints it: a heading naming `other` (the compared spec) and
+    /// `pinned`, the summary, each kind's heading with its lines, and a last `RESULT:` line saying
+    /// whether the table can be built against `other`.
     pub fn render(&self, other: &str, pinned: &str) -> String {
         let mut out = format!(
             "spec-check: {other}\n  compared with the pinned {pinned}, for the operations the tools call and the gateway reaches\n\n"

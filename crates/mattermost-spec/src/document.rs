@@ -20,6 +20,7 @@ pub fn parse(bytes: &[u8], name: &str) -> Result<Value, String> {
     Ok(value)
 }
 
+/// Reads and [`parse`]s a spec file; an error names the file.
 pub fn read(path: &Path) -> Result<Value, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     parse(&bytes, &path.display().to_string())

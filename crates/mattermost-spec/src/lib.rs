@@ -10,6 +10,8 @@
 //! `mattermost-mcp spec-check`. Everything here is plain data and pure functions over
 //! `serde_json::Value`, so that both uses see exactly the same rules.
 
+#![warn(missing_docs)]
+
 pub mod assemble;
 pub mod catalog;
 pub mod changes;

@@ -24,14 +24,23 @@ pub struct Evidence {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Parameter {
+    /// The operationId it belongs to (as deduplicated by the build: `SearchFiles2`); the build
+    /// fails when the spec has no such operation.
     pub operation: String,
+    /// Where the server reads it: `query` or `body` (a top-level field of a JSON body), as
+    /// [`Location::parse`] reads it.
     #[serde(rename = "in")]
     pub location: String,
+    /// As the server reads it (`pending_post_id`); the build fails when the spec documents it after
+    /// all.
     pub name: String,
     /// `boolean`, `integer` or `string`.
     #[serde(rename = "type")]
     pub ty: String,
+    /// What it does; the build puts it in the parameter's description in the spec (after a note
+    /// naming this file), and `mattermost-mcp overrides` shows it.
     pub description: String,
+    /// Where Mattermost's server reads it.
     pub evidence: Evidence,
     /// The test that shows the server reading it: `tests/<file>.rs::<test name>`.
     pub test: String,
@@ -41,6 +50,7 @@ pub struct Parameter {
 }
 
 impl Parameter {
+    /// The file's `in` parsed; `None` when it names a location other than path, query or body.
     pub fn location(&self) -> Option<Location> {
         Location::parse(&self.location)
     }
@@ -51,6 +61,9 @@ impl Parameter {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Repair {
+    /// The pass it runs: a targeted one (`add_operation`, `response_status`, `response_schema`,
+    /// `response_content`, `body_media`, `add_property`) or a whole-spec one (`dedupe_opids`,
+    /// `fix_content`, `unify_errors`, ...); the build fails on any other name.
     pub repair: String,
     /// What is wrong upstream.
     pub upstream: String,
@@ -59,22 +72,38 @@ pub struct Repair {
     /// Where the real server's behaviour is shown, for repairs that follow the server, not the spec.
     #[serde(default)]
     pub evidence: Option<String>,
+    /// The operationId a targeted pass changes (or, for `add_operation`, adds); `None` for the
+    /// passes over the whole spec and for `add_property`.
     #[serde(default)]
     pub operation: Option<String>,
+    /// `add_operation` only: the HTTP method of the operation it adds (`get`, `post`, ...).
     #[serde(default)]
     pub method: Option<String>,
+    /// `add_operation` only: the path template of the operation it adds
+    /// (`/api/v4/users/{user_id}/teams/{team_id}/drafts`).
     #[serde(default)]
     pub path: Option<String>,
+    /// The response status the pass looks at (`"201"`), for `response_status`, `response_schema`
+    /// and `response_content`.
     #[serde(default)]
     pub status: Option<String>,
+    /// What the pass changes to: the new status (`response_status`) or the new media type
+    /// (`body_media`).
     #[serde(default)]
     pub to: Option<String>,
+    /// `add_property` only: the component schema that gets the property (`Post`).
     #[serde(default)]
     pub schema: Option<String>,
+    /// `add_property` only: the property's JSON name (`is_pinned`).
     #[serde(default)]
     pub property: Option<String>,
+    /// What the pass must find upstream before it changes anything: the response schema
+    /// (`response_schema`) or the media type (`body_media`). When the spec no longer has it, the
+    /// repair finds nothing to do, which fails the build (`spec-check` reports it retired).
     #[serde(default)]
     pub expect: Option<Value>,
+    /// What the pass puts in: the operation object (`add_operation`), the response schema
+    /// (`response_schema`, `response_content`) or the property's schema (`add_property`).
     #[serde(default)]
     pub replace: Option<Value>,
     /// The file it was read from (set when loading; kept when the overrides travel as JSON).
@@ -82,9 +111,13 @@ pub struct Repair {
     pub file: String,
 }
 
+/// Every declared override, as [`Overrides::load`] reads them from `overrides/` (sorted by file
+/// name).
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Overrides {
+    /// The undocumented parameters, from `overrides/parameters/*.yaml`.
     pub parameters: Vec<Parameter>,
+    /// The repairs, from `overrides/repairs/*.yaml`.
     pub repairs: Vec<Repair>,
 }
 
@@ -244,7 +277,8 @@ pub fn find_operation_mut<'a>(
     Some((path, method, op))
 }
 
-pub fn locate_operation(doc: &Value, id: &str) -> Option<(String, String)> {
+/// The path and lower-case method of the operation whose (deduplicated) operationId is `id`.
+pub(crate) fn locate_operation(doc: &Value, id: &str) -> Option<(String, String)> {
     let paths = doc.get("paths")?.as_object()?;
     let mut seen = std::collections::BTreeMap::new();
     for (path, item) in paths {

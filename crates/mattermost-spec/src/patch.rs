@@ -8,17 +8,25 @@ use serde_json::Value;
 /// A patch file: the release it makes, and its operations.
 #[derive(Debug, Clone, Deserialize)]
 pub struct PatchFile {
+    /// The release name the patched spec stands for (`11.11.1-rehearsal`), which `spec-patch`
+    /// reports.
     pub release: String,
+    /// Prose for the reader of the file: what the patch changes and where its facts come from.
     #[serde(default)]
     pub about: String,
+    /// The operations, applied in order by [`apply`].
     pub patch: Vec<Op>,
 }
 
 /// One operation.
 #[derive(Debug, Clone, Deserialize)]
 pub struct Op {
+    /// `add`, `replace` or `remove`; [`apply`] refuses any other.
     pub op: String,
+    /// The RFC 6901 JSON pointer it acts on (`/paths/~1api~1v4~1drafts`); a last token `-` appends
+    /// to an array.
     pub path: String,
+    /// What `add` or `replace` puts there; `None` (and ignored) for `remove`.
     #[serde(default)]
     pub value: Option<Value>,
 }

@@ -20,6 +20,8 @@ pub const ENV_SHA256: &str = "MATTERMOST_OPENAPI_SHA256";
 /// `spec/pinned.yaml`.
 #[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
 pub struct Pin {
+    /// The release name the spec stands for (`11.6.0-dev`), which the catalog and the build's
+    /// messages carry.
     pub release: String,
     /// The upstream file's name (Mattermost's text; not committed).
     pub file: String,
@@ -31,6 +33,8 @@ pub struct Pin {
     /// The stripped copy's sha256.
     #[serde(default)]
     pub stripped_sha256: String,
+    /// Where the upstream file comes from (which tree and commit, how it was assembled): prose, the
+    /// one field edited by hand; empty when not given.
     #[serde(default)]
     pub source: String,
 }
@@ -44,6 +48,7 @@ const HEADER: &str = "\
 ";
 
 impl Pin {
+    /// Where the pin file is: `spec/pinned.yaml` under the repository root.
     pub fn path(repo_root: &Path) -> PathBuf {
         repo_root.join("spec").join("pinned.yaml")
     }
@@ -121,6 +126,8 @@ fn fold(text: &str, width: usize, indent: &str) -> String {
     out
 }
 
+/// The SHA-256 of `bytes` as 64 lower-case hex digits, as `spec/pinned.yaml` and `sha256sum` write
+/// it.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     let digest = Sha256::digest(bytes);
     digest.iter().map(|b| format!("{b:02x}")).collect()

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 /// A generated type name the code uses that goes away with a retiring repair.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rename {
+    /// The old name, what replaces it and the fields the two do not share.
     pub rename: TypeRename,
     /// The repair file it comes from.
     pub file: String,
@@ -22,6 +23,7 @@ pub struct Rename {
 /// What release day does with a spec, before anything is built.
 #[derive(Debug, Clone)]
 pub struct Plan {
+    /// `spec-check`'s report on the new spec against the tree's pin and overrides.
     pub report: Report,
     /// The report as text.
     pub text: String,

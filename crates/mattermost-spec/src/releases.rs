@@ -23,8 +23,11 @@ pub const RELEASES_FILE: &str = "spec/releases.json";
 /// A server version: major, minor, patch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Version {
+    /// The first number (`11` in `11.6.0`).
     pub major: u32,
+    /// The second number (`6` in `11.6.0`); 0 when the text names only a major.
     pub minor: u32,
+    /// The third number (`0` in `11.6.0`); 0 when the text names none.
     pub patch: u32,
 }
 
@@ -87,8 +90,12 @@ pub struct Need {
 /// its operations (so the table can be derived again for a new pin without the sources at hand).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Older {
+    /// Its release name (`10.11.0`).
     pub release: String,
+    /// The SHA-256 (hex) of its spec as assembled from its source fragments, so that the same spec
+    /// can be recognised again.
     pub sha256: String,
+    /// Every operationId its spec has (deduplicated as the surface names them), sorted.
     pub operations: Vec<String>,
     /// Operations its spec lacks that the project takes its router to serve: those a repair of the
     /// pin adds (`add_operation`, with the router's code as evidence) when the entry was made. Not

@@ -23,24 +23,35 @@ pub struct Edit {
     pub file: String,
     /// Where: `GET /api/v4/...`, a schema name, ...
     pub at: String,
+    /// What changed there, in a few words (`success status 201 -> 200`, `add operation GetDrafts`).
     pub what: String,
 }
 
 /// An operation left out of generation.
 #[derive(Debug, Clone, Serialize)]
 pub struct Excluded {
+    /// Its operationId (`?` when the spec gives none).
     pub operation: String,
+    /// Upper case: `POST`, `PUT`, ...
     pub method: String,
+    /// Its path template (`/api/v4/files`).
     pub path: String,
+    /// Why it was left out (today always a `multipart/form-data` body, which progenitor cannot
+    /// generate).
     pub reason: String,
     /// The path item the operation was removed from, as it was (for classifying the operation anyway).
     #[serde(skip)]
     pub item: Value,
 }
 
+/// What [`normalize`] did to a spec: the build writes it beside the client and
+/// `mattermost-mcp overrides` prints it.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Normalized {
+    /// Every change the repairs and the undocumented parameters made, in the order made.
     pub edits: Vec<Edit>,
+    /// The operations left out of the generated client (empty after [`repair_lenient`], which keeps
+    /// them).
     pub excluded: Vec<Excluded>,
 }
 

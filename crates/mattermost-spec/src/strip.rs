@@ -25,6 +25,8 @@ pub const SINCE: &str = "x-mattermost-since";
 /// A stripped spec and what was dropped from it.
 #[derive(Debug, Clone)]
 pub struct Stripped {
+    /// The document without its prose, with the permission and version facts read from the
+    /// descriptions kept as the [`PERMISSIONS`] and [`SINCE`] extensions.
     pub doc: Value,
     /// How many of each key were dropped, as `<object>.<key>` (`schema.description`: 999).
     pub dropped: BTreeMap<String, usize>,

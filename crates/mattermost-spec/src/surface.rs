@@ -7,15 +7,20 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
+/// Where a request carries a parameter. Header and cookie parameters are not part of the surface.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Location {
+    /// A `{name}` segment of the path template.
     Path,
+    /// The query string.
     Query,
+    /// A top-level field of the request body, or the whole body ([`WHOLE_BODY`]).
     Body,
 }
 
 impl Location {
+    /// The spec's spelling (`path`, `query`) and `body`, as the tool table and reports write it.
     pub fn as_str(self) -> &'static str {
         match self {
             Location::Path => "path",
@@ -24,6 +29,8 @@ impl Location {
         }
     }
 
+    /// The location named by [`Location::as_str`]'s spelling; `None` for `header`, `cookie` or
+    /// anything else.
     pub fn parse(s: &str) -> Option<Location> {
         match s {
             "path" => Some(Location::Path),
@@ -37,21 +44,33 @@ impl Location {
 /// The name a body parameter has when the body is not an object (a JSON array of ids, say).
 pub const WHOLE_BODY: &str = "[]";
 
+/// One parameter of an operation's surface: a path or query parameter, or a top-level body field.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Param {
+    /// As the spec names it (`per_page`), or [`WHOLE_BODY`] for a body that is not an object.
     pub name: String,
+    /// Where it is sent.
     pub location: Location,
+    /// Always true for a path parameter; a body field is required when the body schema lists it (a
+    /// [`WHOLE_BODY`] parameter when the request body is required); otherwise the spec's
+    /// `required`.
     pub required: bool,
     /// A short type: `string`, `integer/int64`, `boolean`, `array<string>`, `Post`, ...
     pub ty: String,
 }
 
+/// One operation as the surface sees it: what a caller sends and what it gets back.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Operation {
+    /// The operationId, with the numeric suffix a duplicate gets (`SearchFiles2`).
     pub id: String,
     /// Upper case: `GET`, `POST`, ...
     pub method: String,
+    /// The full path template from the server root (`/api/v4/users/{user_id}`), even in a spec
+    /// whose server URL carries `/api/v4`.
     pub path: String,
+    /// Path and query parameters (the path item's shared ones and the operation's own, which
+    /// replace a shared one of the same name), then the body's top-level fields.
     pub params: Vec<Param>,
     /// The media type of the request body, when there is one.
     pub body_media: Option<String>,
@@ -59,10 +78,12 @@ pub struct Operation {
     pub success: Vec<String>,
     /// A short description of the first 2xx response's schema.
     pub response: String,
+    /// The spec's tags (`posts`, `channels`, ...).
     pub tags: Vec<String>,
 }
 
 impl Operation {
+    /// Its parameter of this name at this location, if it has one.
     pub fn param(&self, location: Location, name: &str) -> Option<&Param> {
         self.params
             .iter()
@@ -88,10 +109,13 @@ impl Operation {
 /// repair.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Surface {
+    /// Keyed by [`Operation::id`].
     pub operations: BTreeMap<String, Operation>,
 }
 
 impl Surface {
+    /// The surface of a whole spec document (raw or repaired): every operation under `paths` that
+    /// has an operationId.
     pub fn of(doc: &Value) -> Surface {
         let mut operations = BTreeMap::new();
         let Some(paths) = doc.get("paths").and_then(Value::as_object) else {
@@ -114,6 +138,7 @@ impl Surface {
         Surface { operations }
     }
 
+    /// The operation of exactly this (deduplicated) operationId.
     pub fn get(&self, id: &str) -> Option<&Operation> {
         self.operations.get(id)
     }

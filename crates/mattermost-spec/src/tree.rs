@@ -18,6 +18,7 @@ pub const TABLE_USES: &str = "spec/table-uses.json";
 /// A checkout of the project.
 #[derive(Debug, Clone)]
 pub struct Tree {
+    /// The checkout's root: the directory that holds `spec/pinned.yaml` and `overrides/`.
     pub root: PathBuf,
 }
 
@@ -40,6 +41,7 @@ impl Tree {
         ))
     }
 
+    /// The pin as `spec/pinned.yaml` has it now.
     pub fn pin(&self) -> Result<Pin, String> {
         Pin::load(&self.root)
     }

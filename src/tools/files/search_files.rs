@@ -1,20 +1,22 @@
 //! `search_files`: files attached to posts in the person's channels whose name or content matches
-//! search terms, newest first, from Mattermost's capped search (`paging::search_capped`): one query of
-//! at most 100 files, and the way to older ones when it was full.
+//! search terms, newest first, to the last match: the terms' `from:` and `in:` names are resolved
+//! first (`tools::shared::search_terms`; `in:` a channel of a team searches that team), then
+//! Mattermost's file search, one query of at most 100 files, is walked back by date windows
+//! (`paging::search_windows`).
 
 use crate::args::{Arg, Kind, Limit};
-use crate::calls::{Call, ME, MY_CHANNELS, USERNAMES};
+use crate::calls::{CHANNEL_CALLS, Call, ME, MY_CHANNELS, USER_CALLS, USERNAMES};
 use crate::context::Ctx;
 use crate::error::ToolError;
-use crate::mattermost::facts::FileFacts;
-use crate::mattermost::types::FileInfo;
-use crate::paging::search_capped::{self, Older, Search};
-use crate::paging::whole_list::{self, After};
+use crate::paging::search_windows::{self, Walk};
 use crate::paging::{Page, Strategy};
 use crate::show::FileItem;
 use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
 use crate::tools::shared::posts::channel_labels;
-use crate::tools::shared::search::{self, ASKED, ASKED_IN_TEAM, INCLUDE_ARCHIVED, MATCH_ANY};
+use crate::tools::shared::search::{
+    self, ASKED, ASKED_IN_TEAM, CappedOn, INCLUDE_ARCHIVED, MATCH_ANY,
+};
+use crate::tools::shared::search_terms;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -23,9 +25,8 @@ const TERMS: Arg = Arg {
     name: "terms",
     kind: Kind::Text { max: 500 },
     required: true,
-    about: "Words of the name or content (all, unless match_any), \"phrase\", prefix*, ext:pdf, from:user, \
-            in:channel (across teams only in:@user or a group), before:/after:/on:YYYY-MM-DD (UTC); a leading - \
-            excludes.",
+    about: "Full-text words of the name or content (all, unless match_any), \"phrase\", prefix*, ext:pdf, from:person, \
+            in:channel (searches its team), before:/after:/on:YYYY-MM-DD (your time zone); - excludes.",
     shapes: None,
 };
 
@@ -33,13 +34,13 @@ pub const TOOL: Tool = Tool {
     name: "search_files",
     title: "Search files",
     description: "Files in your channels (one team or all yours) whose name or content matches search terms, \
-                  newest first. Words match as full text. Mattermost \
-                  answers at most the 100 newest matches: then capped: true, and `older` gives terms that \
-                  reach older ones. read_file reads one.",
+                  newest first; in:channel alone lists a channel's files. Read past Mattermost's cap of 100 by \
+                  date windows, one request each; a day alone over 100 is cut to its newest (capped_on). \
+                  read_file reads one.",
     toolset: Toolset::Files,
     args: &[TERMS, super::TEAM, MATCH_ANY, INCLUDE_ARCHIVED],
     answer: Answer::List {
-        strategy: Strategy::SearchCapped,
+        strategy: Strategy::SearchWindows,
         limit: Limit::new(20, 200),
     },
     hints: READS,
@@ -56,6 +57,12 @@ pub const TOOL: Tool = Tool {
         USERNAMES,
         MY_CHANNELS,
         ME,
+        CHANNEL_CALLS[1],
+        CHANNEL_CALLS[2],
+        CHANNEL_CALLS[3],
+        USER_CALLS[0],
+        USER_CALLS[2],
+        USER_CALLS[3],
     ],
     code: crate::list!(run => FileItem, FilesFound),
 };
@@ -73,34 +80,33 @@ struct Args {
 /// What a page of matched files carries besides its items.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct FilesFound {
-    /// When Mattermost's cap cut the matches: how to reach the older ones.
+    /// When this page shows a day Mattermost's cap cut.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub older: Option<Older>,
-}
-
-fn created(f: &FileInfo) -> i64 {
-    f.create_at.unwrap_or(0)
+    pub capped_on: Option<CappedOn>,
 }
 
 async fn run(cx: &Ctx, input: Input<Args>) -> Result<Page<FileItem, FilesFound>, ToolError> {
     let args = &input.args;
-    let after = input.position::<After>()?;
-    let team = search::team(cx, args.team.as_deref()).await?;
-    let terms = args.terms.trim();
-    let s = Search {
-        team_id: team.as_deref(),
-        terms,
-        any: args.match_any,
-        archived: args.include_archived,
-    };
-    let found = search_capped::files(cx, &s).await?;
-    let sorted = search_capped::ordered(found.items, created, |f| f.id().to_string());
-    let (shown, next) = whole_list::page(
-        &sorted,
-        search_capped::ORDER,
-        after.as_ref(),
-        input.limit as usize,
-    );
+    let at = input.position::<Walk>()?;
+    let s = search_terms::prepare(
+        cx,
+        &args.terms,
+        args.team.as_deref(),
+        args.match_any,
+        args.include_archived,
+    )
+    .await?;
+    let (walked, zone) = search::walk(
+        cx,
+        &input.list_key(),
+        &s,
+        at,
+        input.limit,
+        &|_| true,
+        |terms, zone| search_windows::files(cx, &s, terms, zone),
+    )
+    .await?;
+    let shown = &walked.items;
     let authors: Vec<String> = shown.iter().filter_map(|f| f.user_id.clone()).collect();
     let names = cx.usernames(authors).await?;
     let labels = channel_labels(cx, shown.iter().filter_map(|f| f.channel_id.as_deref())).await?;
@@ -114,13 +120,12 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Page<FileItem, FilesFound>,
             }
         })
         .collect();
-    let older = sorted
-        .last()
-        .filter(|_| found.capped)
-        .map(|oldest| search_capped::older(terms, created(&oldest.item), "files"));
-    Ok(Page::new(items)
-        .continue_at(next)
-        .with_total(sorted.len() as u64)
-        .capped(found.capped)
-        .with_extra(FilesFound { older }))
+    let capped_on = search::capped_on(&walked.overfull_days, zone, "files");
+    let mut page = Page::new(items)
+        .continue_at(walked.next)
+        .capped(capped_on.is_some());
+    if let Some(t) = walked.total {
+        page = page.with_total(t);
+    }
+    Ok(page.with_extra(FilesFound { capped_on }))
 }

@@ -1,5 +1,6 @@
-//! `list_mentions`: posts by others that mention the person, found by searching their mention keys
-//! (`paging::search_capped`) and kept only where a key stands as Mattermost reads a mention. The keys
+//! `list_mentions`: posts by others that mention the person, found by searching their mention keys,
+//! walked back by date windows to the last one (`paging::search_windows`), and kept only where a key
+//! stands as Mattermost reads a mention. The keys
 //! come from the person's own user and notification settings and are kept for them alone
 //! (`Ctx::note`), read again after [`KEYS_KEPT_FOR`].
 
@@ -9,13 +10,12 @@ use crate::context::Ctx;
 use crate::error::ToolError;
 use crate::mattermost::facts::{PostFacts, UserFacts};
 use crate::mattermost::types;
-use crate::paging::search_capped::{self, Search};
-use crate::paging::whole_list::After;
+use crate::paging::search_windows::{self, Search, Walk};
 use crate::paging::{Page, Strategy};
 use crate::show::{self, PostItem};
-use crate::time::rfc3339;
 use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
-use crate::tools::shared::search::{self, body, in_team};
+use crate::tools::shared::search::{self, CappedOn, body, in_team};
+use crate::tools::shared::time_zone;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -28,7 +28,7 @@ const NOTE: &str = "mention_keys";
 
 const MENTION_BODY: [(&str, Source); 6] = body(
     Source::Fixed(
-        "@<username> <first name> <mention keys> [before:<day>]",
+        "@<username> <first name> <mention keys> [before:<day>] (and the walk's before:<day>)",
         "the person's own mention keys: @username, their first name and their custom keys when their notification settings make them mentions",
     ),
     Source::Fixed(
@@ -44,9 +44,9 @@ pub const TOOL: Tool = Tool {
     name: "list_mentions",
     title: "List mentions of you",
     description: "Posts by others that mention you, newest first: @username, and your first name and mention \
-                  keys when your notification settings make them mentions (not @channel, @all, @here). \
-                  Mattermost answers at most the 100 newest: then capped: true, and `older` gives a `before` \
-                  day to call again with.",
+                  keys when your notification settings make them mentions (not @channel, @all, @here). Read past \
+                  Mattermost's cap of 100 by date windows, one request each; a day alone over 100 is cut to its \
+                  newest (capped_on).",
     toolset: Toolset::Posts,
     args: &[
         super::TEAM,
@@ -54,12 +54,12 @@ pub const TOOL: Tool = Tool {
             name: "before",
             kind: Kind::Time,
             required: false,
-            about: "Only mentions before this day (UTC), to reach past the 100 newest.",
+            about: "Only mentions before this day (your time zone).",
             shapes: Some("adds before:<day> to the search terms"),
         },
     ],
     answer: Answer::List {
-        strategy: Strategy::SearchCapped,
+        strategy: Strategy::SearchWindows,
         limit: Limit::new(20, 200),
     },
     hints: READS,
@@ -86,14 +86,6 @@ struct Args {
     before: Option<String>,
 }
 
-/// The way to the mentions older than a capped answer's.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct OlderMentions {
-    /// Call again with this `before` (and no cursor).
-    pub before: String,
-    pub note: String,
-}
-
 /// What a page of mentions carries besides its items.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Mentions {
@@ -101,46 +93,43 @@ pub struct Mentions {
     pub permalink: String,
     /// What counts as a mention of you.
     pub mention_keys: Vec<String>,
+    /// When this page shows a day Mattermost's cap cut.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub older: Option<OlderMentions>,
+    pub capped_on: Option<CappedOn>,
 }
 
 async fn run(cx: &Ctx, input: Input<Args>) -> Result<Page<PostItem, Mentions>, ToolError> {
     let args = &input.args;
-    let after = input.position::<After>()?;
+    let at = input.position::<Walk>()?;
     let team = search::team(cx, args.team.as_deref()).await?;
     let keys = mention_keys_of(cx).await?;
     let me = cx.my_id().await?;
-    let before = args
+    let zone = match &at {
+        Some(w) => w.zone_secs,
+        None => time_zone::person_offset(cx).await?,
+    };
+    let last_day = args
         .before
         .as_deref()
         .and_then(crate::time::parse)
-        .map(|t| rfc3339(t).get(..10).unwrap_or_default().to_string());
-    let terms = mention_terms(&keys, before.as_deref());
+        .map(|t| search_windows::day_of(t, zone) - 1);
     let s = Search {
-        team_id: team.as_deref(),
-        terms: &terms,
+        team_id: team,
+        words: mention_terms(&keys),
         any: true,
         archived: false,
+        last_day,
+        first_day: None,
     };
-    let mut found = search_capped::posts(cx, &s).await?;
-    // The oldest match of the answer, mention or not: everything newer was answered.
-    let oldest = found.items.iter().map(|p| p.created()).min();
-    found
-        .items
-        .retain(|p| p.author() != me.as_str() && keys.iter().any(|k| mentions(p.message(), k)));
-    let capped = found.capped;
-    let page = search::posts_page(cx, found.items, after, input.limit).await?;
-    let older = oldest.filter(|_| capped).map(|t| OlderMentions {
-        before: search_capped::day_after(t),
-        note: "Mattermost answers at most the 100 newest matches. Call again with this `before` (and no \
-               cursor) to reach older mentions; the oldest day shown is searched again."
-            .to_string(),
-    });
-    Ok(page.capped(capped).with_extra(Mentions {
+    let mention = |p: &types::Post| {
+        p.author() != me.as_str() && keys.iter().any(|k| mentions(p.message(), k))
+    };
+    let (page, capped_on) =
+        search::walk_posts(cx, &input.list_key(), &s, at, input.limit, &mention).await?;
+    Ok(page.with_extra(Mentions {
         permalink: show::permalink_pattern(cx.url()),
         mention_keys: keys.to_vec(),
-        older,
+        capped_on,
     }))
 }
 
@@ -180,9 +169,8 @@ fn mention_keys(me: &types::User) -> Vec<String> {
 }
 
 /// The search terms for mention keys: each key a term, quoted when it holds a space or a colon.
-fn mention_terms(keys: &[String], before: Option<&str>) -> String {
-    let mut terms: Vec<String> = keys
-        .iter()
+fn mention_terms(keys: &[String]) -> Vec<String> {
+    keys.iter()
         .map(|k| {
             if k.contains(char::is_whitespace) || k.contains(':') {
                 format!("\"{}\"", k.replace('"', ""))
@@ -190,11 +178,7 @@ fn mention_terms(keys: &[String], before: Option<&str>) -> String {
                 k.clone()
             }
         })
-        .collect();
-    if let Some(day) = before {
-        terms.push(format!("before:{day}"));
-    }
-    terms.join(" ")
+        .collect()
 }
 
 fn word_char(c: char) -> bool {
@@ -260,8 +244,8 @@ mod tests {
             ["@alice", "Alice", "oncall", "release train"]
         );
         assert_eq!(
-            mention_terms(&mention_keys(&me), Some("2026-01-02")),
-            "@alice Alice oncall \"release train\" before:2026-01-02"
+            mention_terms(&mention_keys(&me)).join(" "),
+            "@alice Alice oncall \"release train\""
         );
     }
 

@@ -1,20 +1,19 @@
-//! `search_posts`: posts matching search terms, newest first, from Mattermost's capped search
-//! (`paging::search_capped`): page 0 holds every match there is, or the newest 100 of a term group, and
-//! the answer says how to reach older ones.
+//! `search_posts`: posts matching search terms, newest first, to the last match: the terms are read and
+//! their `from:` and `in:` names resolved first (`tools::shared::search_terms`), then Mattermost's
+//! search, capped at 100 a request, is walked back by date windows (`paging::search_windows`).
 
 use crate::args::Limit;
-use crate::calls::{Call, ME, MY_CHANNELS, USERNAMES};
+use crate::calls::{CHANNEL_CALLS, Call, ME, MY_CHANNELS, USER_CALLS, USERNAMES};
 use crate::context::Ctx;
 use crate::error::ToolError;
-use crate::mattermost::facts::PostFacts;
-use crate::paging::search_capped::{self, Older, Search};
-use crate::paging::whole_list::After;
+use crate::paging::search_windows::Walk;
 use crate::paging::{Page, Strategy};
 use crate::show::{self, PostItem};
 use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
 use crate::tools::shared::search::{
-    self, ASKED, ASKED_IN_TEAM, INCLUDE_ARCHIVED, MATCH_ANY, TERMS,
+    self, ASKED, ASKED_IN_TEAM, CappedOn, INCLUDE_ARCHIVED, MATCH_ANY, TERMS,
 };
+use crate::tools::shared::search_terms;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -23,12 +22,12 @@ pub const TOOL: Tool = Tool {
     title: "Search posts",
     description: "Posts matching search terms in your channels (one team or all yours), newest first, each \
                   with its channel. Words match as full text (deploy finds deployed; stop words ignored; @name \
-                  matches the word name). Mattermost answers at most the 100 newest matches per term group: \
-                  then capped: true, and `older` gives terms that reach older ones.",
+                  matches the word name). Read past Mattermost's cap of 100 by date windows, one request each; a \
+                  day alone over 100 is cut to its newest (capped_on; narrow with in:, from:).",
     toolset: Toolset::Posts,
     args: &[TERMS, super::TEAM, MATCH_ANY, INCLUDE_ARCHIVED],
     answer: Answer::List {
-        strategy: Strategy::SearchCapped,
+        strategy: Strategy::SearchWindows,
         limit: Limit::new(20, 200),
     },
     hints: READS,
@@ -45,6 +44,12 @@ pub const TOOL: Tool = Tool {
         USERNAMES,
         MY_CHANNELS,
         ME,
+        CHANNEL_CALLS[1],
+        CHANNEL_CALLS[2],
+        CHANNEL_CALLS[3],
+        USER_CALLS[0],
+        USER_CALLS[2],
+        USER_CALLS[3],
     ],
     code: crate::list!(run => PostItem, Found),
 };
@@ -64,31 +69,26 @@ struct Args {
 pub struct Found {
     /// Any post's permalink: this with `{id}` replaced by the post's id.
     pub permalink: String,
-    /// When Mattermost's cap cut the matches: how to reach the older ones.
+    /// When this page shows a day Mattermost's cap cut.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub older: Option<Older>,
+    pub capped_on: Option<CappedOn>,
 }
 
 async fn run(cx: &Ctx, input: Input<Args>) -> Result<Page<PostItem, Found>, ToolError> {
     let args = &input.args;
-    let after = input.position::<After>()?;
-    let team = search::team(cx, args.team.as_deref()).await?;
-    let terms = args.terms.trim();
-    let s = Search {
-        team_id: team.as_deref(),
-        terms,
-        any: args.match_any,
-        archived: args.include_archived,
-    };
-    let found = search_capped::posts(cx, &s).await?;
-    let oldest = found.items.iter().map(|p| p.created()).min();
-    let capped = found.capped;
-    let page = search::posts_page(cx, found.items, after, input.limit).await?;
-    let older = oldest
-        .filter(|_| capped)
-        .map(|t| search_capped::older(terms, t, "posts"));
-    Ok(page.capped(capped).with_extra(Found {
+    let at = input.position::<Walk>()?;
+    let s = search_terms::prepare(
+        cx,
+        &args.terms,
+        args.team.as_deref(),
+        args.match_any,
+        args.include_archived,
+    )
+    .await?;
+    let (page, capped_on) =
+        search::walk_posts(cx, &input.list_key(), &s, at, input.limit, &|_| true).await?;
+    Ok(page.with_extra(Found {
         permalink: show::permalink_pattern(cx.url()),
-        older,
+        capped_on,
     }))
 }

@@ -5,7 +5,7 @@ use crate::context::Ctx;
 use crate::error::ToolError;
 use crate::mattermost::facts::{ChannelFacts, ChannelKind, PostFacts};
 use crate::mattermost::types::{self, Post};
-use crate::paging::search_capped;
+use crate::paging::search_windows;
 use crate::paging::whole_list::{Keyed, SortKey};
 use crate::show::{self, PostItem, Shown};
 use std::collections::{HashMap, HashSet};
@@ -64,7 +64,7 @@ pub async fn post_items_in_channels(cx: &Ctx, posts: &[Post]) -> Result<Vec<Post
 
 /// Posts keyed newest first, ties by id.
 pub fn newest_first(posts: Vec<Post>) -> Vec<Keyed<Post>> {
-    search_capped::ordered(posts, |p| p.created(), |p| p.id().to_string())
+    search_windows::ordered(posts, |p| p.created(), |p| p.id().to_string())
 }
 
 /// Keyed by creation time, for lists kept whole.

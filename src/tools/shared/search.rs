@@ -1,34 +1,36 @@
 //! What the search tools share (`search_posts`, `list_mentions`, `search_files`): their arguments, the
-//! body every search sends with where each of its fields comes from, the team a search is narrowed to,
-//! and a page of matched posts.
+//! body every search sends with where each of its fields comes from, the lookups resolving the
+//! modifiers of the terms may send, a page of the walk ([`crate::paging::search_windows`]) and what it
+//! says of a day the cap cut.
 //!
 //! How Mattermost's database search matches, which the descriptions tell (`store/sqlstore/post_store.go`
 //! `search`, `model/search_params.go` `ParseSearchParams`): words are Postgres full text
 //! (`to_tsvector @@ to_tsquery`, English configuration), so a word finds its other forms and stop words
 //! drop out; leading punctuation is stripped, so `@alice` searches the word `alice`; `-word` excludes
-//! within its own group (words; hashtags); `-before:`, `-after:` and `-on:` exclude days; `in:` names
-//! a channel of the team searched, and in a search of all teams only direct and group message names
-//! resolve; `from:` keeps authors who are members of the team searched.
+//! within its own group (words; hashtags); `-before:`, `-after:` and `-on:` exclude days; `from:` keeps
+//! authors who are members of the team searched. `from:` and `in:` are resolved by the tools first
+//! ([`super::search_terms`]).
 
-use super::posts::{newest_first, post_items_in_channels};
+use super::posts::post_items_in_channels;
+use super::time_zone;
 use crate::args::{Arg, Kind};
 use crate::calls::Source;
 use crate::context::Ctx;
 use crate::error::ToolError;
 use crate::mattermost::types::Post;
 use crate::paging::Page;
-use crate::paging::search_capped;
-use crate::paging::whole_list::{self, After};
-use crate::resolve;
+use crate::paging::search_windows::{self, Search, Walk, Walked};
 use crate::show::PostItem;
+use schemars::JsonSchema;
+use serde::Serialize;
 
 /// The terms of a post or file search.
 pub const TERMS: Arg = Arg {
     name: "terms",
     kind: Kind::Text { max: 500 },
     required: true,
-    about: "Words (all, unless match_any), \"phrase\", prefix*, #tag, from:user (team members), in:channel \
-            (across teams only in:@user or a group), before:/after:/on:YYYY-MM-DD (UTC); a leading - excludes.",
+    about: "Words (all, unless match_any), \"phrase\", prefix*, #tag, from:person (team members), in:channel \
+            (searches its team), before:/after:/on:YYYY-MM-DD (your time zone); - excludes.",
     shapes: None,
 };
 
@@ -56,9 +58,8 @@ pub const fn body(terms: Source, any: Source, archived: Source) -> [(&'static st
         ("body.is_or_search", any),
         (
             "body.time_zone_offset",
-            Source::Fixed(
-                "0",
-                "dates in the terms are days in UTC, as every time the tools show is",
+            Source::Paging(
+                "the person's UTC offset when the walk began, as Mattermost's web app sends it: date terms and the walk's windows are the person's days",
             ),
         ),
         ("body.include_deleted_channels", archived),
@@ -66,7 +67,7 @@ pub const fn body(terms: Source, any: Source, archived: Source) -> [(&'static st
             "body.page",
             Source::Fixed(
                 "0",
-                "database search answers nothing for a page above 0 (notes §5); older matches are reached with date terms",
+                "database search answers nothing for a page above 0 (notes §5); older matches are reached by the walk's date windows",
             ),
         ),
         (
@@ -105,28 +106,101 @@ pub const ASKED_IN_TEAM: [(&str, Source); 7] = in_team(ASKED);
 /// The team a search is narrowed to, if one was given.
 pub async fn team(cx: &Ctx, team: Option<&str>) -> Result<Option<String>, ToolError> {
     match team {
-        Some(t) => Ok(Some(resolve::team_id(cx, t).await?)),
+        Some(t) => Ok(Some(crate::resolve::team_id(cx, t).await?)),
         None => Ok(None),
     }
 }
 
-/// One page of matched posts, newest first (ties by id), each with its channel, after `after`; its
-/// total is the number of matches.
-pub async fn posts_page(
+/// What a page says of the days on which alone more matched than Mattermost answers.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct CappedOn {
+    /// Days cut to their newest 100 matches.
+    pub days: Vec<String>,
+    pub note: String,
+}
+
+fn offset_text(secs: i64) -> String {
+    let sign = if secs < 0 { '-' } else { '+' };
+    let m = secs.abs() / 60;
+    format!("{sign}{:02}:{:02}", m / 60, m % 60)
+}
+
+/// What a page says of its overfull days, if it has any.
+pub fn capped_on(days: &[i64], zone_secs: i64, what: &str) -> Option<CappedOn> {
+    if days.is_empty() {
+        return None;
+    }
+    Some(CappedOn {
+        days: days.iter().map(|d| search_windows::day_text(*d)).collect(),
+        note: format!(
+            "On each of these days (of your time zone, UTC{}) alone more {what} matched than Mattermost answers \
+             (100): only that day's newest 100 are listed, and the list goes on with the day before. To reach the \
+             rest, search that day (on:DAY) narrowed to fewer matches: more words, in:channel, from:person.",
+            offset_text(zone_secs)
+        ),
+    })
+}
+
+/// One page of a search walk from the cursor's position, or from the start in the person's zone.
+/// Returns the page's matches, where the next page starts, the overfull days and the zone.
+pub async fn walk<T, F, Fut>(
     cx: &Ctx,
-    posts: Vec<Post>,
-    after: Option<After>,
+    key: &str,
+    s: &Search,
+    at: Option<Walk>,
     limit: u32,
-) -> Result<Page<PostItem>, ToolError> {
-    let sorted = newest_first(posts);
-    let (shown, next) = whole_list::page(
-        &sorted,
-        search_capped::ORDER,
-        after.as_ref(),
-        limit as usize,
-    );
-    let items = post_items_in_channels(cx, &shown).await?;
-    Ok(Page::new(items)
-        .continue_at(next)
-        .with_total(sorted.len() as u64))
+    keep: &(dyn Fn(&T) -> bool + Sync),
+    fetch: F,
+) -> Result<(Walked<T>, i64), ToolError>
+where
+    T: search_windows::Match,
+    F: FnMut(String, i64) -> Fut,
+    Fut: Future<Output = Result<Vec<T>, ToolError>>,
+{
+    let resumed = at.is_some();
+    let at = match at {
+        Some(w) => w,
+        None => Walk::start(s, time_zone::person_offset(cx).await?),
+    };
+    let zone = at.zone_secs;
+    let walked =
+        search_windows::page(&cx.lists, key, s, at, resumed, limit as usize, keep, fetch).await?;
+    Ok((walked, zone))
+}
+
+/// One page of a post search walk: its matches newest first (ties by id), each with its channel, and
+/// what it says of overfull days.
+pub async fn walk_posts(
+    cx: &Ctx,
+    key: &str,
+    s: &Search,
+    at: Option<Walk>,
+    limit: u32,
+    keep: &(dyn Fn(&Post) -> bool + Sync),
+) -> Result<(Page<PostItem>, Option<CappedOn>), ToolError> {
+    let (walked, zone) = walk(cx, key, s, at, limit, keep, |terms, zone| {
+        search_windows::posts(cx, s, terms, zone)
+    })
+    .await?;
+    let items = post_items_in_channels(cx, &walked.items).await?;
+    let capped = capped_on(&walked.overfull_days, zone, "posts");
+    let mut page = Page::new(items)
+        .continue_at(walked.next)
+        .capped(capped.is_some());
+    if let Some(t) = walked.total {
+        page = page.with_total(t);
+    }
+    Ok((page, capped))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets_are_shown_as_hours_and_minutes() {
+        assert_eq!(offset_text(0), "+00:00");
+        assert_eq!(offset_text(20_700), "+05:45");
+        assert_eq!(offset_text(-12_600), "-03:30");
+    }
 }

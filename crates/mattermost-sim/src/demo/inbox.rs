@@ -19,7 +19,7 @@ const HOUR: i64 = 60 * MINUTE;
 const DAY: i64 = 24 * HOUR;
 
 const SUBJECTS: &[&str] = &[
-    "The nightly build",
+    "The weekly build",
     "Yesterday's deploy",
     "The new login page",
     "Ticket ENG-4412",

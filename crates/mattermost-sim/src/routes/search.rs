@@ -200,13 +200,38 @@ fn parse_search_params(text: &str) -> Vec<Params> {
     list
 }
 
-/// Days since 1970-01-01 of a `YYYY-MM-DD` date (`PadDateStringZeros` accepts one-digit parts).
+/// Days since 1970-01-01 of a date term as `model.SearchParams` reads it: `PadDateStringZeros`
+/// (a one-digit part gets a zero), then Go's `time.Parse("2006-01-02", ..)`, which wants a
+/// four-digit year, a two-digit month and day, a day within its month and nothing more (any other
+/// text is an error, which each `Get*DateMillis` answers in its own way).
 fn days_from_civil(s: &str) -> Option<i64> {
-    let mut it = s.splitn(3, '-');
-    let y: i64 = it.next()?.parse().ok()?;
-    let m: i64 = it.next()?.parse().ok()?;
-    let d: i64 = it.next()?.parse().ok()?;
-    if !(1..=12).contains(&m) || !(1..=31).contains(&d) || !(0..=9999).contains(&y) {
+    let parts: Vec<String> = s
+        .split('-')
+        .map(|p| {
+            if p.len() == 1 {
+                format!("0{p}")
+            } else {
+                p.to_string()
+            }
+        })
+        .collect();
+    let [y, m, d] = parts.as_slice() else {
+        return None;
+    };
+    let digits = |t: &str, n: usize| t.len() == n && t.bytes().all(|b| b.is_ascii_digit());
+    if !digits(y, 4) || !digits(m, 2) || !digits(d, 2) {
+        return None;
+    }
+    let (y, m, d): (i64, i64, i64) = (y.parse().ok()?, m.parse().ok()?, d.parse().ok()?);
+    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    let days_in = match m {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return None,
+    };
+    if !(1..=days_in).contains(&d) {
         return None;
     }
     let y = if m <= 2 { y - 1 } else { y };
@@ -222,8 +247,10 @@ const DAY_MS: i64 = 86_400_000;
 
 /// The CreateAt conditions of `buildCreateDateFilterClause` (and the file store's): `on` alone
 /// when given; otherwise the exclusions and bounds together. The day bounds use
-/// `GetStartOfDayMillis`/`GetEndOfDayMillis` in the client's offset; a date that does not parse
-/// becomes today (after) or 0 (before, on), as the `Get*Millis` helpers do.
+/// `GetStartOfDayMillis`/`GetEndOfDayMillis` in the client's offset (`time.FixedZone` of
+/// `time_zone_offset` seconds, whatever its size); a date that does not parse becomes today (after:
+/// `time.Now()`, whose calendar day is the server's, UTC in Mattermost's images) or 0 (before, on),
+/// as the `Get*Millis` helpers do.
 struct DateFilter {
     tz_secs: i64,
     now: i64,
@@ -239,10 +266,9 @@ impl DateFilter {
         self.start_of_day(days).saturating_add(DAY_MS - 1)
     }
 
+    /// The calendar day of `time.Now()` on the server (UTC).
     fn today(&self) -> i64 {
-        self.now
-            .saturating_add(self.tz_secs.saturating_mul(1000))
-            .div_euclid(DAY_MS)
+        self.now.div_euclid(DAY_MS)
     }
 
     fn allows(&self, p: &Params, t: i64) -> bool {
@@ -805,7 +831,51 @@ mod tests {
     fn civil_days() {
         assert_eq!(days_from_civil("1970-01-01"), Some(0));
         assert_eq!(days_from_civil("2000-03-01"), Some(11017));
-        assert_eq!(days_from_civil("nope"), None);
+        assert_eq!(
+            days_from_civil("2000-3-1"),
+            Some(11017),
+            "PadDateStringZeros"
+        );
+        assert_eq!(days_from_civil("2000-02-29"), Some(11016));
+        for bad in [
+            "nope",
+            "2001-02-29",
+            "2000-13-01",
+            "2000-001-01",
+            "00-01-01",
+            "2000-01-01x",
+            "2000-01",
+        ] {
+            assert_eq!(days_from_civil(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn date_terms_are_days_of_the_clients_offset() {
+        let day = days_from_civil("2026-03-10").unwrap_or_default();
+        let tz = DateFilter {
+            tz_secs: 3600,
+            now: 0,
+        };
+        let on = Params {
+            on_date: "2026-03-10".into(),
+            ..Params::default()
+        };
+        // 23:30 UTC on the 9th is the 10th an hour east of UTC; 23:30 UTC on the 10th is the 11th there.
+        assert!(tz.allows(&on, day * DAY_MS - 1_800_000));
+        assert!(!tz.allows(&on, day * DAY_MS + DAY_MS - 1_800_000));
+        let before = Params {
+            before_date: "2026-03-10".into(),
+            ..Params::default()
+        };
+        assert!(tz.allows(&before, day * DAY_MS - 3_600_001));
+        assert!(!tz.allows(&before, day * DAY_MS - 3_600_000));
+        // A before: that does not parse keeps nothing (0); an after: that does not parse is after today.
+        let bad = Params {
+            before_date: "2026-02-30".into(),
+            ..Params::default()
+        };
+        assert!(!tz.allows(&bad, day * DAY_MS));
     }
 
     #[test]

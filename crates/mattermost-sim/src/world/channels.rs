@@ -113,6 +113,8 @@ impl World {
         id
     }
 
+    /// The id of the channel with this URL name in the team with this URL name; `None` when either
+    /// does not exist.
     pub fn channel_id(&self, team_name: &str, channel_name: &str) -> Option<String> {
         let team = self.team_id(team_name)?;
         self.channels

@@ -47,6 +47,7 @@ impl World {
             delete_at: 0,
             last_activity_at: at,
             props: Default::default(),
+            manual_timezone: String::new(),
         });
         let token = self.new_id();
         self.tokens.push((token, id.clone()));
@@ -97,6 +98,15 @@ impl World {
         id
     }
 
+    /// Sets the user's time zone by hand (`Timezone{useAutomaticTimezone: "false", manualTimezone}`,
+    /// as the web app's display settings save it through `PUT /users/{id}/patch`).
+    pub fn set_timezone(&mut self, user_id: &str, zone: &str) {
+        if let Some(u) = self.user_mut(user_id) {
+            u.manual_timezone = zone.to_string();
+        }
+    }
+
+    /// The id of the user with this username; `None` when there is none.
     pub fn user_id(&self, username: &str) -> Option<String> {
         self.users
             .iter()
@@ -145,6 +155,8 @@ impl World {
         }
     }
 
+    /// The user's current token now gets 401 `api.context.session_expired.app_error` (see
+    /// [`crate::Sim::expire_token`] for a running simulator).
     pub fn expire_token(&mut self, username: &str) {
         let token = self.token(username);
         self.expired_tokens.insert(token);

@@ -36,6 +36,7 @@ impl World {
         }
     }
 
+    /// The id of the team with this URL name; `None` when there is none.
     pub fn team_id(&self, name: &str) -> Option<String> {
         self.teams
             .iter()
@@ -79,6 +80,8 @@ impl World {
 // ----- members -----------------------------------------------------------------------------------
 
 impl World {
+    /// Make the user a member of the team (by ids), or a member again after leaving; joining twice
+    /// changes nothing.
     pub fn add_to_team(&mut self, team_id: &str, user_id: &str) {
         if let Some(m) = self
             .team_members
