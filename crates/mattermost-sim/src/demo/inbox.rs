@@ -44,7 +44,7 @@ const PREDICATES: &[&str] = &[
     "is blocked on legal",
     "moved to Thursday",
     "is ready in staging",
-    "failed twice overnight",
+    "failed twice this week",
     "looks much faster now",
     "needs an owner this week",
     "is done, notes in the doc",
@@ -66,7 +66,7 @@ const TAILS: &[&str] = &[
 const REPLIES: &[&str] = &[
     "Thanks, I'll take a look after lunch.",
     "Agreed, let's ship it today.",
-    "Can you share the logs from last night?",
+    "Can you share the logs from yesterday?",
     "I pinged the vendor again this morning.",
     "Fixed in the latest build, please retest.",
     "Nice work, that was quick!",
