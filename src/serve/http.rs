@@ -6,6 +6,7 @@
 use crate::mattermost::Mattermost;
 use crate::serve::auth::Auth;
 use crate::serve::body::{self, Checked};
+use crate::serve::card;
 use crate::serve::inflight::{Held, InFlight};
 use crate::serve::oauth;
 use crate::serve::reply::{self, Body};
@@ -35,6 +36,8 @@ pub struct App {
     pub owners: Owners,
     pub inflight: Arc<InFlight>,
     pub mm: Arc<Mattermost>,
+    /// The server card and its icon (`crate::serve::card`).
+    pub card: card::Published,
     ready: Mutex<Option<(Instant, Result<(), String>)>>,
 }
 
@@ -65,6 +68,7 @@ impl App {
         auth: Auth,
         mcp: StreamableHttpService<Arc<Server>, LocalSessionManager>,
         mm: Arc<Mattermost>,
+        card: card::Published,
     ) -> App {
         let owners = Owners::new(settings.session_dir.clone());
         App {
@@ -74,6 +78,7 @@ impl App {
             owners,
             inflight: Arc::new(InFlight::default()),
             mm,
+            card,
             ready: Mutex::new(None),
         }
     }
@@ -181,6 +186,10 @@ impl App {
         B::Error: std::fmt::Display,
     {
         let path = req.uri().path().to_string();
+        // Public, for any origin (SEP-2127 asks for CORS `*`): before the Origin check.
+        if let Some(r) = self.card.answer(req.method(), &path) {
+            return r;
+        }
         match (req.method(), path.as_str()) {
             (&Method::GET, "/healthz") => {
                 return reply::json(StatusCode::OK, &json!({"status": "alive"}));
