@@ -55,7 +55,10 @@ async fn the_bundle_holds_the_manifest_the_icon_and_this_binary_and_unpacks_to_a
     );
     let mut zip =
         zip::ZipArchive::new(std::fs::File::open(&path).expect("the bundle")).expect("a zip");
-    let mut names: Vec<String> = zip.file_names().map(str::to_string).collect();
+    let mut names: Vec<String> = zip
+        .file_names()
+        .map(|n| n.expect("a file name").to_string())
+        .collect();
     names.sort();
     assert_eq!(
         names,
