@@ -6,7 +6,7 @@
 //! built-in simulated Mattermost; `overrides` prints the spec overrides the client was generated
 //! with. Logs go to stderr.
 
-use mattermost_mcp::{config, inventory, log, overrides_cmd, serve, spec_check};
+use mattermost_mcp::{bundle, config, inventory, log, overrides_cmd, serve, spec_check};
 
 use clap::{Args, Parser, Subcommand};
 use std::process::ExitCode;
@@ -71,6 +71,17 @@ enum Command {
         #[arg(long, default_value_t = 64)]
         people: usize,
     },
+    /// Make a Claude Desktop bundle (.mcpb) of this binary: open it in Claude Desktop to install the
+    /// server, which then asks for your Mattermost's address and your token.
+    Bundle {
+        /// Where to write it: a file, or a directory (default: the current one) to write
+        /// mattermost-mcp-VERSION-PLATFORM-ARCH.mcpb in.
+        #[arg(long, value_name = "PATH", default_value = ".")]
+        output: std::path::PathBuf,
+        /// The binary to bundle (default: this one).
+        #[arg(long, value_name = "PATH")]
+        binary: Option<std::path::PathBuf>,
+    },
     /// Print the spec overrides and repairs the client was generated with.
     Overrides,
     /// Compare another release's OpenAPI spec with the pinned one, for what the tools use.
@@ -104,6 +115,32 @@ fn main() -> ExitCode {
         }
     };
     match cli.command.unwrap_or(Command::Serve(Listen::default())) {
+        Command::Bundle { output, binary } => {
+            let binary = match binary.map(Ok).unwrap_or_else(std::env::current_exe) {
+                Ok(b) => b,
+                Err(e) => {
+                    log::error(&format!(
+                        "cannot find this binary ({e}); give it with --binary PATH"
+                    ));
+                    return ExitCode::from(1);
+                }
+            };
+            match bundle::write(&binary, &output) {
+                Ok((path, size)) => {
+                    println!("{}", path.display());
+                    log::info(&format!(
+                        "wrote {} ({:.1} MB): open it in Claude Desktop (Settings > Extensions) to install the server",
+                        path.display(),
+                        size as f64 / 1_000_000.0
+                    ));
+                    ExitCode::SUCCESS
+                }
+                Err(message) => {
+                    log::error(&message);
+                    ExitCode::from(1)
+                }
+            }
+        }
         Command::Overrides => {
             print!("{}", overrides_cmd::report());
             ExitCode::SUCCESS

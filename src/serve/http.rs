@@ -6,6 +6,7 @@
 use crate::mattermost::Mattermost;
 use crate::serve::auth::Auth;
 use crate::serve::body::{self, Checked};
+use crate::serve::card;
 use crate::serve::inflight::{Held, InFlight};
 use crate::serve::oauth;
 use crate::serve::reply::{self, Body};
@@ -36,6 +37,8 @@ pub struct App {
     pub owners: Owners,
     pub inflight: Arc<InFlight>,
     pub mm: Arc<Mattermost>,
+    /// The server card and its icon (`crate::serve::card`).
+    pub card: card::Published,
     ready: Mutex<Option<(Instant, Result<(), String>)>>,
 }
 
@@ -66,6 +69,7 @@ impl App {
         auth: Auth,
         mcp: StreamableHttpService<Arc<Server>, LocalSessionManager>,
         mm: Arc<Mattermost>,
+        card: card::Published,
     ) -> App {
         let owners = Owners::new(auth.shared.clone());
         App {
@@ -75,6 +79,7 @@ impl App {
             owners,
             inflight: Arc::new(InFlight::default()),
             mm,
+            card,
             ready: Mutex::new(None),
         }
     }
@@ -220,6 +225,10 @@ impl App {
         B::Error: std::fmt::Display,
     {
         let path = req.uri().path().to_string();
+        // Public, for any origin (SEP-2127 asks for CORS `*`): before the Origin check.
+        if let Some(r) = self.card.answer(req.method(), &path) {
+            return r;
+        }
         match (req.method(), path.as_str()) {
             (&Method::GET, "/healthz") => {
                 return reply::json(StatusCode::OK, &json!({"status": "alive"}));

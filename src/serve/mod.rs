@@ -6,6 +6,7 @@
 
 pub mod auth;
 pub(crate) mod body;
+pub mod card;
 pub mod http;
 pub mod inflight;
 pub mod limits;
@@ -24,6 +25,7 @@ pub mod tls;
 use crate::config::Config;
 use crate::inventory::Offer;
 use crate::server::{People, Server};
+use rmcp::ServerHandler;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use settings::HttpSettings;
@@ -67,6 +69,11 @@ pub fn app(
         .with_cancellation_token(sessions);
     let shared = team_state::open(&settings, &mm.url, config.budget)?;
     mcp_config.session_store = shared.sessions();
+    let card = card::Published::new(&card::Card::new(
+        &settings.public_url,
+        server.get_info().capabilities,
+        &server.supported_protocol_versions(),
+    ));
     let mcp = StreamableHttpService::new(
         move || Ok(server.clone()),
         Arc::new(LocalSessionManager::default()),
@@ -93,7 +100,7 @@ pub fn app(
             }
         }
     });
-    Ok(Arc::new(http::App::new(settings, auth, mcp, mm)))
+    Ok(Arc::new(http::App::new(settings, auth, mcp, mm, card)))
 }
 
 /// Serves MCP over HTTP until SIGTERM.

@@ -4,6 +4,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod architecture;
+mod bundle;
+mod card;
 mod channels;
 mod contract;
 mod demo_truth;
