@@ -36,8 +36,11 @@ pub const KEY: &str = "confirm";
 pub const FIELD: &str = "confirm";
 /// How long a 2026-07-28 confirmation may take from the question to the answer.
 pub const TTL: Duration = Duration::from_secs(600);
-/// The most unexpired used states remembered (each state is good for one use).
-const USED_KEPT: usize = 10_000;
+/// The most unexpired used answers remembered for one person (each answer is good for one use): more
+/// than the default rate lets one person give in [`TTL`] (600 requests a minute, two a confirmation).
+pub const USED_PER_PERSON: usize = 4_096;
+/// The most unexpired used answers remembered in all, a bound on memory (about 100 bytes each).
+pub const USED_IN_ALL: usize = 200_000;
 
 /// What the person is asked to confirm.
 pub struct Question {
@@ -116,9 +119,67 @@ fn codec() -> Option<&'static RequestStateCodec> {
         .as_ref()
 }
 
-fn used() -> &'static Mutex<HashMap<String, Instant>> {
-    static USED: OnceLock<Mutex<HashMap<String, Instant>>> = OnceLock::new();
-    USED.get_or_init(|| Mutex::new(HashMap::new()))
+/// The answers used within [`TTL`], by person: one person's answers never take another's room.
+#[derive(Default)]
+pub(crate) struct Used {
+    by_person: HashMap<String, HashMap<String, Instant>>,
+    total: usize,
+}
+
+/// Why an answer cannot be used.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum NotUsable {
+    /// It was used already.
+    Used,
+    /// This person gave [`USED_PER_PERSON`] answers within [`TTL`], or the process holds
+    /// [`USED_IN_ALL`]: wait.
+    Busy,
+}
+
+impl Used {
+    /// Marks `nonce` used by `person`; refused when used already, or when the person's (or the
+    /// process's) room is full.
+    pub(crate) fn use_once(
+        &mut self,
+        person: &str,
+        nonce: &str,
+        per_person: usize,
+        in_all: usize,
+    ) -> Result<(), NotUsable> {
+        let mine = self.by_person.entry(person.to_string()).or_default();
+        let before = mine.len();
+        mine.retain(|_, at| at.elapsed() < TTL);
+        self.total -= before - mine.len();
+        if mine.contains_key(nonce) {
+            return Err(NotUsable::Used);
+        }
+        if mine.len() >= per_person {
+            return Err(NotUsable::Busy);
+        }
+        if self.total >= in_all {
+            let mut total = 0;
+            self.by_person.retain(|_, m| {
+                m.retain(|_, at| at.elapsed() < TTL);
+                total += m.len();
+                !m.is_empty()
+            });
+            self.total = total;
+            if self.total >= in_all {
+                return Err(NotUsable::Busy);
+            }
+        }
+        self.by_person
+            .entry(person.to_string())
+            .or_default()
+            .insert(nonce.to_string(), Instant::now());
+        self.total += 1;
+        Ok(())
+    }
+}
+
+fn used() -> &'static Mutex<Used> {
+    static USED: OnceLock<Mutex<Used>> = OnceLock::new();
+    USED.get_or_init(Default::default)
 }
 
 /// Random bytes as lowercase hex (`n` bytes).
@@ -132,17 +193,12 @@ pub fn random_hex(n: usize) -> Result<String, ToolError> {
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
-/// Marks a nonce used; false when it was used already.
-fn use_once(nonce: &str) -> bool {
-    let Ok(mut seen) = used().lock() else {
-        return false;
+/// Marks a nonce used by `person`.
+fn use_once(person: &str, nonce: &str) -> Result<(), NotUsable> {
+    let Ok(mut used) = used().lock() else {
+        return Err(NotUsable::Busy);
     };
-    seen.retain(|_, at| at.elapsed() < TTL);
-    if seen.len() >= USED_KEPT || seen.contains_key(nonce) {
-        return false;
-    }
-    seen.insert(nonce.to_string(), Instant::now());
-    true
+    used.use_once(person, nonce, USED_PER_PERSON, USED_IN_ALL)
 }
 
 /// The digest a question is bound to: the tool, the person, and everything the question binds.
@@ -280,7 +336,7 @@ async fn asked<A>(cx: &Ctx, input: &Input<A>, question: &Question) -> Result<Con
     let person = cx.my_id().await?;
     let bound = digest(tool, &person, &question.binding);
     if client.stateless() {
-        return stateless(input, question, &bound);
+        return stateless(input, question, &bound, &person);
     }
     let Some(peer) = client.peer.as_ref() else {
         return Err(Stop::Error(cannot_ask(
@@ -307,7 +363,12 @@ async fn asked<A>(cx: &Ctx, input: &Input<A>, question: &Question) -> Result<Con
 }
 
 /// The 2026-07-28 form: ask with an input-required result, or read the answer of the retried call.
-fn stateless<A>(input: &Input<A>, question: &Question, bound: &str) -> Result<Confirmed, Stop> {
+fn stateless<A>(
+    input: &Input<A>,
+    question: &Question,
+    bound: &str,
+    person: &str,
+) -> Result<Confirmed, Stop> {
     let tool = input.tool;
     let codec = codec().ok_or_else(|| {
         Stop::Error(cannot_ask(
@@ -338,14 +399,28 @@ fn stateless<A>(input: &Input<A>, question: &Question, bound: &str) -> Result<Co
                     ),
                 })
             })?;
-            if !use_once(&sealed.nonce) {
-                return Err(Stop::Error(ToolError::new(
-                    ErrorKind::Changed,
-                    format!(
-                        "This confirmation was used already; one answer sends once. `{tool}` sent nothing now. Call it \
-                         again to be asked again."
-                    ),
-                )));
+            match use_once(person, &sealed.nonce) {
+                Ok(()) => {}
+                Err(NotUsable::Used) => {
+                    return Err(Stop::Error(ToolError::new(
+                        ErrorKind::Changed,
+                        format!(
+                            "This confirmation was used already; one answer sends once. `{tool}` sent nothing now. \
+                             Call it again to be asked again."
+                        ),
+                    )));
+                }
+                Err(NotUsable::Busy) => {
+                    return Err(Stop::Error(ToolError::new(
+                        ErrorKind::RateLimited,
+                        format!(
+                            "You confirmed more than {USED_PER_PERSON} writes in the last {} minutes, the most this \
+                             server keeps track of for one person; `{tool}` sent nothing. Wait a few minutes, then call \
+                             it again to be asked again.",
+                            TTL.as_secs() / 60
+                        ),
+                    )));
+                }
             }
             Ok(Confirmed::ByPerson)
         }
@@ -405,8 +480,28 @@ mod tests {
     fn a_nonce_is_used_once() {
         let n = random_hex(16).expect("random");
         assert_eq!(n.len(), 32);
-        assert!(use_once(&n));
-        assert!(!use_once(&n));
+        assert_eq!(use_once("me", &n), Ok(()));
+        assert_eq!(use_once("me", &n), Err(NotUsable::Used));
+    }
+
+    #[test]
+    fn one_persons_answers_never_fill_anothers_room() {
+        let mut used = Used::default();
+        for i in 0..10 {
+            assert_eq!(used.use_once("alice", &format!("n{i}"), 10, 1_000), Ok(()));
+        }
+        assert_eq!(
+            used.use_once("alice", "n10", 10, 1_000),
+            Err(NotUsable::Busy),
+            "alice's room is full, and she is told to wait, not that it was used"
+        );
+        assert_eq!(
+            used.use_once("demo", "d0", 10, 1_000),
+            Ok(()),
+            "demo is not"
+        );
+        assert_eq!(used.use_once("demo", "d0", 10, 1_000), Err(NotUsable::Used));
+        assert_eq!(used.total, 11);
     }
 
     #[test]

@@ -6,6 +6,7 @@
 
 pub mod auth;
 pub(crate) mod body;
+pub mod conns;
 pub mod http;
 pub mod inflight;
 pub mod limits;
@@ -15,6 +16,7 @@ pub mod oauth;
 pub mod people;
 pub mod refusals;
 pub mod reply;
+pub mod session_caps;
 pub mod sessions;
 pub mod settings;
 pub mod stdio;
@@ -64,14 +66,15 @@ pub fn app(
         .with_max_request_body_bytes(settings.max_body_bytes)
         .with_legacy_session_mode(!settings.stateless)
         .with_cancellation_token(sessions);
-    if let Some(dir) = &settings.session_dir {
-        mcp_config.session_store = Some(Arc::new(sessions::DirStore::new(dir.clone())?));
+    let store = match &settings.session_dir {
+        Some(dir) => Some(Arc::new(sessions::DirStore::new(dir.clone())?)),
+        None => None,
+    };
+    if let Some(store) = &store {
+        mcp_config.session_store = Some(store.clone());
     }
-    let mcp = StreamableHttpService::new(
-        move || Ok(server.clone()),
-        Arc::new(LocalSessionManager::default()),
-        mcp_config,
-    );
+    let manager = Arc::new(LocalSessionManager::default());
+    let mcp = StreamableHttpService::new(move || Ok(server.clone()), manager.clone(), mcp_config);
     let auth = auth::Auth {
         registry: registry.clone(),
         mm: mm.clone(),
@@ -82,17 +85,22 @@ pub fn app(
         rate: settings.person_rate,
         refusals: refusals::Refusals::new(settings.token_check, refusals::KEPT),
     };
+    let app = Arc::new(http::App::new(settings, auth, mcp, (manager, store), mm));
     let sweeper = Arc::downgrade(&registry);
+    let sessions_of = Arc::downgrade(&app);
     tokio::spawn(async move {
         loop {
             tokio::time::sleep(SWEEP_EVERY).await;
-            match sweeper.upgrade() {
-                Some(r) => r.sweep(),
-                None => break,
+            match (sweeper.upgrade(), sessions_of.upgrade()) {
+                (Some(r), Some(app)) => {
+                    r.sweep();
+                    app.sweep_sessions().await;
+                }
+                _ => break,
             }
         }
     });
-    Ok(Arc::new(http::App::new(settings, auth, mcp, mm)))
+    Ok(app)
 }
 
 /// Serves MCP over HTTP until SIGTERM.

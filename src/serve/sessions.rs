@@ -136,8 +136,9 @@ impl Owners {
             .map(|d| d.join(format!("{}.owner", name_of(session_id))))
     }
 
-    /// Records that `owner` opened `session_id`.
-    pub async fn bind(&self, session_id: &str, owner: Key) {
+    /// Records that `owner` opened `session_id`; an error when the record could not be written to the
+    /// shared directory (the session must then be ended: no instance could tell its owner).
+    pub async fn bind(&self, session_id: &str, owner: Key) -> Result<(), String> {
         if let Ok(mut kept) = self.kept.lock() {
             if kept.len() >= OWNERS_KEPT {
                 kept.retain(|_, (_, at)| at.elapsed() < OWNER_KEPT_FOR);
@@ -155,15 +156,18 @@ impl Owners {
         if let Some(file) = self.file(session_id)
             && let Err(e) = tokio::fs::write(&file, owner.hex()).await
         {
-            crate::log::warn(&format!(
+            self.unbind(session_id);
+            return Err(format!(
                 "the owner of a session could not be recorded in {}: {e}",
                 file.display()
             ));
         }
+        Ok(())
     }
 
-    /// Whether `person` may use `session_id`: yes when they opened it, or when no one is known to
-    /// have (rmcp then answers 404 for a session it does not know).
+    /// Whether `person` may use `session_id`: only when they are known to have opened it. A session
+    /// whose owner is not known (never recorded, or its record lost) is refused to everyone, its opener
+    /// included: it is answered as a session that does not exist.
     pub async fn allows(&self, session_id: &str, person: Key) -> bool {
         let name = name_of(session_id);
         if let Ok(mut kept) = self.kept.lock()
@@ -181,7 +185,7 @@ impl Owners {
             }
             return allowed;
         }
-        true
+        false
     }
 
     /// Forgets a session (the client ended it).

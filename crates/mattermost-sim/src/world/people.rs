@@ -145,6 +145,14 @@ impl World {
         }
     }
 
+    /// Gives every user a new token from `fresh` (the demo makes them random, so no token of a demo
+    /// that listens on a network can be read from this repository).
+    pub fn replace_tokens(&mut self, mut fresh: impl FnMut() -> String) {
+        for (token, _) in self.tokens.iter_mut() {
+            *token = fresh();
+        }
+    }
+
     pub fn expire_token(&mut self, username: &str) {
         let token = self.token(username);
         self.expired_tokens.insert(token);
