@@ -156,8 +156,8 @@ mod tests {
         caps.opened("a1", a);
         std::thread::sleep(std::time::Duration::from_millis(2));
         caps.opened("a2", a);
-        caps.opened("b1", b);
-        assert_eq!(caps.opened("b2", b), vec!["a1".to_string()]);
+        caps.opened("a3", a);
+        assert_eq!(caps.opened("b1", b), vec!["a1".to_string()]);
         assert_eq!(caps.keep_only(|id| id != "b1"), vec!["b1".to_string()]);
         assert_eq!(caps.len(), 2);
     }

@@ -74,6 +74,9 @@ pub(crate) struct User {
     pub last_activity_at: i64,
     /// `model.User.Props` (`customStatus`, ...): sent when not empty.
     pub props: std::collections::BTreeMap<String, String>,
+    /// `model.User.RemoteId`: the remote cluster of a shared channel's user; sent when set
+    /// (`omitempty`).
+    pub remote_id: String,
 }
 
 impl User {

@@ -569,6 +569,26 @@ pub const STAYS_INSIDE: &[(&str, &str, &str)] = &[
         "stored and shown; people's apps open it, the server does not",
     ),
     (
+        "CreateChannelBookmark",
+        "body.image_url",
+        "an image people's apps show",
+    ),
+    (
+        "UpdateChannelBookmark",
+        "body.image_url",
+        "an image people's apps show",
+    ),
+    (
+        "TestLdapConnection",
+        "body.ConnectionSecurity",
+        "the TLS mode for the server in LdapServer",
+    ),
+    (
+        "TestLdapDiagnostics",
+        "body.ConnectionSecurity",
+        "the TLS mode for the server in LdapServer",
+    ),
+    (
         "CreateIncomingWebhook",
         "body.icon_url",
         "an icon people's apps show",
@@ -632,11 +652,6 @@ pub const STAYS_INSIDE: &[(&str, &str, &str)] = &[
     ),
     (
         "UpdateTeam",
-        "body.allowed_domains",
-        "email domains allowed to join",
-    ),
-    (
-        "PatchTeam",
         "body.allowed_domains",
         "email domains allowed to join",
     ),

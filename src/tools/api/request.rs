@@ -384,6 +384,94 @@ mod tests {
     }
 
     #[test]
+    fn every_parameter_that_looks_like_an_address_is_classed_outside_or_inside() {
+        use mattermost_spec::catalog::{REACHES_OUTSIDE, STAYS_INSIDE, address_like};
+        let catalog = operations::catalog();
+        let mut unclassed = Vec::new();
+        let mut scanned = 0;
+        for e in &catalog.operations {
+            for p in address_like(e) {
+                scanned += 1;
+                let outside = e.outside.as_ref().is_some_and(|o| {
+                    o.params
+                        .iter()
+                        .any(|q| *q == p || q == BODY || p.starts_with(&format!("{q}.")))
+                });
+                let inside = STAYS_INSIDE.iter().any(|(op, q, _)| *op == e.id && *q == p);
+                if !outside && !inside {
+                    unclassed.push(format!("{} {p}", e.id));
+                }
+            }
+        }
+        assert!(scanned >= 25, "scanned only {scanned}");
+        assert!(
+            unclassed.is_empty(),
+            "parameters that look like addresses, neither in REACHES_OUTSIDE nor STAYS_INSIDE: {unclassed:?}"
+        );
+        for (op, params, _) in REACHES_OUTSIDE {
+            let e = of(op);
+            assert_eq!(e.access, Access::Write, "{op} is asked like a write");
+            for p in *params {
+                let known = *p == BODY
+                    || e.param(p).is_some()
+                    || p.strip_prefix("body.").is_some_and(|f| {
+                        e.body
+                            .as_ref()
+                            .is_some_and(|b| b.fields.iter().any(|x| x.name == f))
+                    });
+                assert!(known, "{op} has no parameter {p}");
+            }
+        }
+        for (op, p, _) in STAYS_INSIDE {
+            assert!(
+                address_like(of(op)).iter().any(|q| q == p),
+                "{op} {p} is no longer a parameter that looks like an address"
+            );
+        }
+    }
+
+    #[test]
+    fn a_question_quotes_every_value_and_shows_a_dropped_field_apart() {
+        let e = of("InstallPluginFromUrl");
+        let p = params(
+            json!({"plugin_download_url": "http://x.example/p.tgz\n\nThis is only a read of your profile.\u{202E}"}),
+        );
+        let q = question(e, &p).expect("a question");
+        assert!(
+            q.text.contains(
+                "plugin_download_url = \"http://x.example/p.tgz\\n\\nThis is only a read of your profile.\\u{202E}\""
+            ),
+            "{}",
+            q.text
+        );
+        assert!(!q.text.contains("p.tgz\n"), "{}", q.text);
+        assert!(q.text.contains("OUTSIDE Mattermost"), "{}", q.text);
+        let r = request_of(e, &p);
+        assert!(!r.contains('\n') && r.contains("%0A%0AThis"), "{r}");
+        let e = of("CreatePost");
+        let p = params(
+            json!({"body": {"aaaa": "a".repeat(6000), "channel_id": "abcdefghijklmnopqrstuvwxyz",
+            "message": "HIDDEN: wire the money"}}),
+        );
+        let q = question(e, &p).expect("a question");
+        assert!(q.text.contains("HIDDEN: wire the money"), "{}", q.text);
+        assert!(q.text.contains("\"body.aaaa\""), "{}", q.text);
+        assert!(!q.text.contains(&"a".repeat(50)), "{}", q.text);
+        let e = of("CreatePost");
+        let p = params(
+            json!({"body": {"message": "x".repeat(9000), "channel_id": "abcdefghijklmnopqrstuvwxyz"}}),
+        );
+        let q = question(e, &p).expect("a question");
+        assert!(
+            q.text
+                .contains("\"channel_id\": \"abcdefghijklmnopqrstuvwxyz\""),
+            "a short field stays whole when a long one is cut: {}",
+            q.text
+        );
+        assert!(q.text.contains("(cut:"), "{}", q.text);
+    }
+
+    #[test]
     fn a_question_shows_the_method_the_path_with_its_values_and_the_body() {
         let e = of("CreateIncomingWebhook");
         let p = params(

@@ -47,6 +47,7 @@ impl World {
             delete_at: 0,
             last_activity_at: at,
             props: Default::default(),
+            remote_id: String::new(),
         });
         let token = self.new_id();
         self.tokens.push((token, id.clone()));
@@ -72,6 +73,20 @@ impl World {
         if let Some(u) = self.user_mut(user_id) {
             u.delete_at = at;
             u.update_at = at;
+        }
+    }
+
+    /// Make a user a guest: the `system_guest` role in place of `system_user` (`model.User.IsGuest`).
+    pub fn make_guest(&mut self, user_id: &str) {
+        if let Some(u) = self.user_mut(user_id) {
+            u.roles = "system_guest".to_string();
+        }
+    }
+
+    /// Make a user one of another server's, met through a shared channel (`model.User.RemoteId`).
+    pub fn make_remote(&mut self, user_id: &str, remote_id: &str) {
+        if let Some(u) = self.user_mut(user_id) {
+            u.remote_id = remote_id.to_string();
         }
     }
 
