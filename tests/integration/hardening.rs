@@ -480,3 +480,69 @@ async fn hidden_characters_are_removed_and_each_post_says_whose_it_is() {
         );
     }
 }
+
+fn rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap_or_default()
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
+/// The memory of 2,000 sessions, before, while they are open, and after they end: a measurement,
+/// not a test (`cargo test --test integration -- --ignored sessions_memory --nocapture`).
+#[tokio::test(flavor = "multi_thread")]
+#[ignore]
+async fn sessions_memory_before_during_and_after_2000_sessions() {
+    let sim = Sim::start(two_people(3).world).await.expect("sim");
+    let server = h::spawn(
+        &sim.url(),
+        &[
+            ("MATTERMOST_MCP_PERSON_RATE", "1000000"),
+            ("MATTERMOST_MCP_PERSON_CONCURRENCY", "1000"),
+            ("MATTERMOST_MCP_PERSON_SESSIONS", "10000"),
+            ("MATTERMOST_MCP_MAX_SESSIONS", "10000"),
+        ],
+        &[],
+    )
+    .await;
+    let pid = server.child.id().expect("pid");
+    let alice = sim.token("alice");
+    let e = server.endpoint();
+    let warm = legacy(&e, &alice, initialize(), None).await;
+    assert_eq!(warm.status, 200);
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let before = rss_kib(pid);
+    for round in 0..1 {
+        let mut sessions = Vec::new();
+        for _ in 0..2000 {
+            let opened = legacy(&e, &alice, initialize(), None).await;
+            sessions.push(opened.header("mcp-session-id").expect("a session"));
+        }
+        let during = rss_kib(pid);
+        for s in &sessions {
+            h::send(
+                h::http()
+                    .delete(&e)
+                    .bearer_auth(&alice)
+                    .header("Mcp-Session-Id", s)
+                    .header("MCP-Protocol-Version", "2025-11-25"),
+            )
+            .await;
+        }
+        tokio::time::sleep(Duration::from_secs(3)).await;
+        let after = rss_kib(pid);
+        tokio::time::sleep(Duration::from_secs(15)).await;
+        let later = rss_kib(pid);
+        println!(
+            "round {round}: RSS before {before} KiB, with 2,000 sessions open {during} KiB (+{} KiB, {} bytes a \
+             session), 3 s after they ended {after} KiB (+{} KiB over before), 18 s after {later} KiB (+{} KiB)",
+            during.saturating_sub(before),
+            during.saturating_sub(before) * 1024 / 2000,
+            after.saturating_sub(before),
+            later.saturating_sub(before)
+        );
+    }
+}
