@@ -13,7 +13,7 @@ use clap::{Args, Parser, Subcommand};
 /// jemalloc with its background threads, not the system's malloc: glibc's per-thread arenas keep
 /// what a burst of sessions freed (2,000 sessions left about 215 MB resident after they ended), where
 /// jemalloc's background threads give freed pages back to the system within seconds, the server busy
-/// or not (the README's Deployment says what was measured).
+/// or not (SECURITY.md's Sessions says what was measured).
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 use std::process::ExitCode;
