@@ -13,6 +13,7 @@ mod faults;
 mod files;
 mod gateway;
 mod governance;
+mod hardening;
 mod harness;
 mod http;
 mod http_hardening;
