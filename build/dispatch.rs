@@ -48,6 +48,7 @@ pub fn generate(file: &syn::File, mut catalog: Catalog) -> Result<Output, String
     }
     let mut functions = Vec::new();
     let mut arms = Vec::new();
+    let mut body_arms = Vec::new();
     let mut not_generated = Vec::new();
     let mut matched = 0usize;
     for entry in &mut catalog.operations {
@@ -84,6 +85,11 @@ pub fn generate(file: &syn::File, mut catalog: Catalog) -> Result<Output, String
                     }
                 });
                 arms.push(quote! { #id => Ok(#boxed(client, entry, params, cap)), });
+                if entry.body.is_some()
+                    && let Some(ty) = g.setters.get("body")
+                {
+                    body_arms.push(quote! { #id => body_as::<#ty>(entry, params), });
+                }
             }
             Err(why) => {
                 not_generated.push(format!("{id}: {why}"));
@@ -135,6 +141,19 @@ pub fn generate(file: &syn::File, mut catalog: Catalog) -> Result<Output, String
                     operation: other.to_string(),
                     suggestions: Vec::new(),
                 }),
+            }
+        }
+
+        /// The body of `entry`'s operation as the generated client will send it: read into the
+        /// operation's body type and written back, so a field the type does not hold is not in it.
+        /// `None` without a body.
+        pub(super) fn body_as_sent(
+            entry: &'static Entry,
+            params: &Params,
+        ) -> Result<Option<Value>, DispatchError> {
+            match entry.id.as_str() {
+                #(#body_arms)*
+                _ => Ok(None),
             }
         }
 

@@ -26,6 +26,14 @@ pub const REDIS_URL: &str = "MATTERMOST_MCP_REDIS_URL";
 pub const STATELESS: &str = "MATTERMOST_MCP_STATELESS";
 pub const SHUTDOWN: &str = "MATTERMOST_MCP_SHUTDOWN_SECS";
 pub const CONFIRM_WRITES: &str = "MATTERMOST_CONFIRM_WRITES";
+pub const CONTENT: &str = "MATTERMOST_CONTENT";
+pub const HEADER_TIMEOUT: &str = "MATTERMOST_MCP_HEADER_TIMEOUT_SECS";
+pub const IDLE_TIMEOUT: &str = "MATTERMOST_MCP_IDLE_TIMEOUT_SECS";
+pub const BODY_TIMEOUT: &str = "MATTERMOST_MCP_BODY_TIMEOUT_SECS";
+pub const MAX_CONNECTIONS: &str = "MATTERMOST_MCP_MAX_CONNECTIONS";
+pub const MAX_CONNECTIONS_PER_ADDRESS: &str = "MATTERMOST_MCP_MAX_CONNECTIONS_PER_ADDRESS";
+pub const PERSON_SESSIONS: &str = "MATTERMOST_MCP_PERSON_SESSIONS";
+pub const MAX_SESSIONS: &str = "MATTERMOST_MCP_MAX_SESSIONS";
 
 /// Every variable the server reads, with its default and meaning (the README's configuration table).
 pub const VARIABLES: &[(&str, &str, &str)] = &[
@@ -64,6 +72,11 @@ pub const VARIABLES: &[(&str, &str, &str)] = &[
         CONFIRM_WRITES,
         "ask",
         "ask: every write others will see (a post, a message, an edit, a deletion, a reaction, a pin, a join or leave, members added, a channel created, a status) is first confirmed with the person through their MCP client; a client that cannot ask gets the write refused. never: nothing asks; set it only when the client shows its own approval for every tool call.",
+    ),
+    (
+        CONTENT,
+        "all",
+        "all: every post's text, each post saying whose it is when it is not an ordinary member's (you, bot, webhook, app, guest, remote). trusted-only: the text of posts by guests, bots, webhooks, apps and users of other servers (shared channels) is withheld, each such post saying so and where to read it.",
     ),
     (
         TOOLSETS,
@@ -135,6 +148,41 @@ pub const VARIABLES: &[(&str, &str, &str)] = &[
         "30",
         "HTTP mode: seconds SIGTERM waits for calls in flight to finish before the server stops.",
     ),
+    (
+        HEADER_TIMEOUT,
+        "10",
+        "HTTP mode: seconds a connection may take to send a request's headers (from when it opens, or from its first byte after the last answer); then it is closed.",
+    ),
+    (
+        IDLE_TIMEOUT,
+        "60",
+        "HTTP mode: seconds a kept-alive connection may stay open with no request in flight and nothing sent; then it is closed.",
+    ),
+    (
+        BODY_TIMEOUT,
+        "30",
+        "HTTP mode: seconds a request's body may take to arrive in full; a slower one is answered 408 and its connection closed.",
+    ),
+    (
+        MAX_CONNECTIONS,
+        "1024",
+        "HTTP mode: open connections in all (lowered to fit the process's file-descriptor limit, which the server raises at start where it can). Past it, the connection idle longest, of the address holding the most, is closed for the new one.",
+    ),
+    (
+        MAX_CONNECTIONS_PER_ADDRESS,
+        "256",
+        "HTTP mode: open connections from one client address. Past it, that address's connection idle longest is closed for the new one, or the new one is refused when all are busy. Behind a proxy every connection comes from the proxy: raise it to the total.",
+    ),
+    (
+        PERSON_SESSIONS,
+        "32",
+        "HTTP mode: 2025-11-25 sessions one person may hold open; opening one more ends their least recently used.",
+    ),
+    (
+        MAX_SESSIONS,
+        "4096",
+        "HTTP mode: 2025-11-25 sessions open in all; past it, the least recently used session of the person holding the most is ended.",
+    ),
 ];
 
 /// Whether writes others will see are confirmed with the person first (`MATTERMOST_CONFIRM_WRITES`).
@@ -160,6 +208,29 @@ impl ConfirmWrites {
     }
 }
 
+/// Which posts' text tools show (`MATTERMOST_CONTENT`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Content {
+    /// Every post's text, each post saying whose it is.
+    #[default]
+    All,
+    /// Only the text of posts by the person and by ordinary members; the others' text is withheld.
+    TrustedOnly,
+}
+
+impl Content {
+    fn parse(value: Option<String>) -> Result<Content, String> {
+        match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+            None | Some("") | Some("all") => Ok(Content::All),
+            Some("trusted-only") => Ok(Content::TrustedOnly),
+            Some(other) => Err(format!(
+                "{CONTENT}={other:?} is not accepted: use all (every post's text, each post saying whose it is) \
+                 or trusted-only (the text of guests', bots', webhooks', apps' and remote users' posts withheld)."
+            )),
+        }
+    }
+}
+
 pub use mattermost_client::Secret;
 
 #[derive(Debug, Clone)]
@@ -176,6 +247,8 @@ pub struct Config {
     pub toolsets: Option<String>,
     /// Whether writes others will see are confirmed with the person first.
     pub confirm_writes: ConfirmWrites,
+    /// Which posts' text tools show.
+    pub content: Content,
 }
 
 pub(crate) fn seconds(name: &str, value: Option<String>, default: u64) -> Result<Duration, String> {
@@ -301,6 +374,7 @@ impl Config {
             allow_writes: boolean(ALLOW_WRITES, get(ALLOW_WRITES))?,
             toolsets: get(TOOLSETS),
             confirm_writes: ConfirmWrites::parse(get(CONFIRM_WRITES))?,
+            content: Content::parse(get(CONTENT))?,
         })
     }
 
@@ -365,6 +439,20 @@ mod tests {
         let e = ConfirmWrites::parse(Some("no".into())).unwrap_err();
         assert!(
             e.contains("\"no\"") && e.contains("ask") && e.contains("never"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn content_takes_all_or_trusted_only() {
+        assert_eq!(Content::parse(None), Ok(Content::All));
+        assert_eq!(
+            Content::parse(Some(" Trusted-Only ".into())),
+            Ok(Content::TrustedOnly)
+        );
+        let e = Content::parse(Some("members".into())).unwrap_err();
+        assert!(
+            e.contains("\"members\"") && e.contains("trusted-only"),
             "{e}"
         );
     }

@@ -36,8 +36,11 @@ pub const KEY: &str = "confirm";
 pub const FIELD: &str = "confirm";
 /// How long a 2026-07-28 confirmation may take from the question to the answer.
 pub const TTL: Duration = Duration::from_secs(600);
-/// The most unexpired used states remembered (each state is good for one use).
-const USED_KEPT: usize = 10_000;
+/// The most unexpired used answers remembered for one person (each answer is good for one use): more
+/// than the default rate lets one person give in [`TTL`] (600 requests a minute, two a confirmation).
+pub const USED_PER_PERSON: usize = 4_096;
+/// The most unexpired used answers remembered in all, a bound on memory (about 100 bytes each).
+pub const USED_IN_ALL: usize = 200_000;
 
 /// What the person is asked to confirm.
 pub struct Question {
@@ -148,9 +151,69 @@ fn codec() -> Option<&'static RequestStateCodec> {
         .as_ref()
 }
 
-fn used() -> &'static Mutex<HashMap<String, Instant>> {
-    static USED: OnceLock<Mutex<HashMap<String, Instant>>> = OnceLock::new();
-    USED.get_or_init(|| Mutex::new(HashMap::new()))
+/// The answers used within [`TTL`], by person: one person's answers never take another's room.
+#[derive(Default)]
+pub(crate) struct Used {
+    by_person: HashMap<String, HashMap<String, Instant>>,
+    total: usize,
+}
+
+/// Why an answer cannot be used.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum NotUsable {
+    /// It was used already.
+    Used,
+    /// This person gave [`USED_PER_PERSON`] answers within [`TTL`], or the process holds
+    /// [`USED_IN_ALL`]: wait.
+    Busy,
+    /// The store the instances share could not record it (why), so it is not used.
+    Unrecorded(String),
+}
+
+impl Used {
+    /// Marks `nonce` used by `person`; refused when used already, or when the person's (or the
+    /// process's) room is full.
+    pub(crate) fn use_once(
+        &mut self,
+        person: &str,
+        nonce: &str,
+        per_person: usize,
+        in_all: usize,
+    ) -> Result<(), NotUsable> {
+        let mine = self.by_person.entry(person.to_string()).or_default();
+        let before = mine.len();
+        mine.retain(|_, at| at.elapsed() < TTL);
+        self.total -= before - mine.len();
+        if mine.contains_key(nonce) {
+            return Err(NotUsable::Used);
+        }
+        if mine.len() >= per_person {
+            return Err(NotUsable::Busy);
+        }
+        if self.total >= in_all {
+            let mut total = 0;
+            self.by_person.retain(|_, m| {
+                m.retain(|_, at| at.elapsed() < TTL);
+                total += m.len();
+                !m.is_empty()
+            });
+            self.total = total;
+            if self.total >= in_all {
+                return Err(NotUsable::Busy);
+            }
+        }
+        self.by_person
+            .entry(person.to_string())
+            .or_default()
+            .insert(nonce.to_string(), Instant::now());
+        self.total += 1;
+        Ok(())
+    }
+}
+
+fn used() -> &'static Mutex<Used> {
+    static USED: OnceLock<Mutex<Used>> = OnceLock::new();
+    USED.get_or_init(Default::default)
 }
 
 /// Random bytes as lowercase hex (`n` bytes).
@@ -164,26 +227,25 @@ pub fn random_hex(n: usize) -> Result<String, ToolError> {
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
-/// Marks a nonce used where the instances share answers, else in this process; false when it was
-/// used already, an error when the shared store cannot record it.
-async fn use_once_anywhere(nonce: &str) -> Result<bool, String> {
+/// Marks a nonce used by `person`: where the instances share answers (one answer sends once on any
+/// instance; the store's keys expire after [`TTL`]), else in this process, within the person's room.
+async fn use_once_anywhere(person: &str, nonce: &str) -> Result<(), NotUsable> {
     match SHARED.get() {
-        Some(shared) => shared.use_once(nonce, TTL).await,
-        None => Ok(use_once(nonce)),
+        Some(shared) => match shared.use_once(nonce, TTL).await {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(NotUsable::Used),
+            Err(why) => Err(NotUsable::Unrecorded(why)),
+        },
+        None => use_once(person, nonce),
     }
 }
 
-/// Marks a nonce used; false when it was used already.
-fn use_once(nonce: &str) -> bool {
-    let Ok(mut seen) = used().lock() else {
-        return false;
+/// Marks a nonce used by `person` in this process.
+fn use_once(person: &str, nonce: &str) -> Result<(), NotUsable> {
+    let Ok(mut used) = used().lock() else {
+        return Err(NotUsable::Busy);
     };
-    seen.retain(|_, at| at.elapsed() < TTL);
-    if seen.len() >= USED_KEPT || seen.contains_key(nonce) {
-        return false;
-    }
-    seen.insert(nonce.to_string(), Instant::now());
-    true
+    used.use_once(person, nonce, USED_PER_PERSON, USED_IN_ALL)
 }
 
 /// The digest a question is bound to: the tool, the person, and everything the question binds.
@@ -321,7 +383,7 @@ async fn asked<A>(cx: &Ctx, input: &Input<A>, question: &Question) -> Result<Con
     let person = cx.my_id().await?;
     let bound = digest(tool, &person, &question.binding);
     if client.stateless() {
-        return stateless(input, question, &bound).await;
+        return stateless(input, question, &bound, &person).await;
     }
     let Some(peer) = client.peer.as_ref() else {
         return Err(Stop::Error(cannot_ask(
@@ -352,6 +414,7 @@ async fn stateless<A>(
     input: &Input<A>,
     question: &Question,
     bound: &str,
+    person: &str,
 ) -> Result<Confirmed, Stop> {
     let tool = input.tool;
     let codec = codec().ok_or_else(|| {
@@ -383,23 +446,37 @@ async fn stateless<A>(
                     ),
                 })
             })?;
-            let first = use_once_anywhere(&sealed.nonce).await.map_err(|why| {
-                Stop::Error(ToolError::new(
-                    ErrorKind::Unreachable,
-                    format!(
-                        "This confirmation could not be recorded as used ({why}), so it was not used: `{tool}` sent \
-                         nothing. Call it again in a few seconds to be asked again."
-                    ),
-                ))
-            })?;
-            if !first {
-                return Err(Stop::Error(ToolError::new(
-                    ErrorKind::Changed,
-                    format!(
-                        "This confirmation was used already; one answer sends once. `{tool}` sent nothing now. Call it \
-                         again to be asked again."
-                    ),
-                )));
+            match use_once_anywhere(person, &sealed.nonce).await {
+                Ok(()) => {}
+                Err(NotUsable::Used) => {
+                    return Err(Stop::Error(ToolError::new(
+                        ErrorKind::Changed,
+                        format!(
+                            "This confirmation was used already; one answer sends once. `{tool}` sent nothing now. \
+                             Call it again to be asked again."
+                        ),
+                    )));
+                }
+                Err(NotUsable::Unrecorded(why)) => {
+                    return Err(Stop::Error(ToolError::new(
+                        ErrorKind::Unreachable,
+                        format!(
+                            "This confirmation could not be recorded as used ({why}), so it was not used: \
+                             `{tool}` sent nothing. Call it again in a few seconds to be asked again."
+                        ),
+                    )));
+                }
+                Err(NotUsable::Busy) => {
+                    return Err(Stop::Error(ToolError::new(
+                        ErrorKind::RateLimited,
+                        format!(
+                            "You confirmed more than {USED_PER_PERSON} writes in the last {} minutes, the most this \
+                             server keeps track of for one person; `{tool}` sent nothing. Wait a few minutes, then call \
+                             it again to be asked again.",
+                            TTL.as_secs() / 60
+                        ),
+                    )));
+                }
             }
             Ok(Confirmed::ByPerson)
         }
@@ -459,8 +536,28 @@ mod tests {
     fn a_nonce_is_used_once() {
         let n = random_hex(16).expect("random");
         assert_eq!(n.len(), 32);
-        assert!(use_once(&n));
-        assert!(!use_once(&n));
+        assert_eq!(use_once("me", &n), Ok(()));
+        assert_eq!(use_once("me", &n), Err(NotUsable::Used));
+    }
+
+    #[test]
+    fn one_persons_answers_never_fill_anothers_room() {
+        let mut used = Used::default();
+        for i in 0..10 {
+            assert_eq!(used.use_once("alice", &format!("n{i}"), 10, 1_000), Ok(()));
+        }
+        assert_eq!(
+            used.use_once("alice", "n10", 10, 1_000),
+            Err(NotUsable::Busy),
+            "alice's room is full, and she is told to wait, not that it was used"
+        );
+        assert_eq!(
+            used.use_once("demo", "d0", 10, 1_000),
+            Ok(()),
+            "demo is not"
+        );
+        assert_eq!(used.use_once("demo", "d0", 10, 1_000), Err(NotUsable::Used));
+        assert_eq!(used.total, 11);
     }
 
     #[test]

@@ -9,6 +9,7 @@ use crate::error::About;
 use crate::error::{ErrorKind, ToolError};
 use crate::mattermost::facts::UserFacts;
 use crate::mattermost::{Mattermost, MmError, send, types};
+use crate::show::Author;
 use progenitor_client::ResponseValue;
 use std::any::Any;
 use std::collections::HashMap;
@@ -27,6 +28,12 @@ pub const LIST_BYTES_KEPT: usize = 8 * 1024 * 1024;
 pub const LIST_KEPT_FOR: Duration = Duration::from_secs(600);
 
 type Timed<T> = Mutex<Option<(Instant, Arc<T>)>>;
+
+/// A person a page showed: their username, and their facts when their user was read whole.
+struct Known {
+    username: String,
+    author: Option<Author>,
+}
 /// Per-person values by name, each with when it was kept.
 type Notes = HashMap<&'static str, (Instant, Arc<dyn Any + Send + Sync>)>;
 
@@ -117,7 +124,9 @@ pub struct Ctx {
     /// The person's user id when it is known without their whole user (from a token check another
     /// instance of a team's deployment made, see `serve::team_state`).
     my_id: std::sync::OnceLock<String>,
-    usernames: Mutex<HashMap<String, String>>,
+    /// The people pages showed: their usernames, and what Mattermost said of them (bot, guest, remote)
+    /// when they were read whole.
+    usernames: Mutex<HashMap<String, Known>>,
     my_channels: Timed<Vec<types::Channel>>,
     my_teams: Timed<Vec<types::Team>>,
     /// Whole lists kept for their cursor chains.
@@ -267,7 +276,7 @@ impl Ctx {
         let names = self
             .usernames
             .lock()
-            .map(|m| m.iter().map(|(k, v)| k.len() + v.len() + 64).sum())
+            .map(|m| m.iter().map(|(k, v)| k.len() + v.username.len() + 96).sum())
             .unwrap_or(0);
         let own = |n: Option<usize>| n.unwrap_or(0) * ENTRY;
         let channels = own(self
@@ -303,6 +312,29 @@ impl Ctx {
         &self,
         ids: impl IntoIterator<Item = String>,
     ) -> Result<HashMap<String, String>, ToolError> {
+        Ok(self
+            .people(ids, false)
+            .await?
+            .into_iter()
+            .map(|(id, a)| (id, a.username))
+            .collect())
+    }
+
+    /// What Mattermost says of the authors with these ids (username, bot, guest, remote), from what is
+    /// kept or with one GetUsersByIds request (the same call as [`Ctx::usernames`]) for those not read
+    /// whole yet.
+    pub async fn authors(
+        &self,
+        ids: impl IntoIterator<Item = String>,
+    ) -> Result<HashMap<String, Author>, ToolError> {
+        self.people(ids, true).await
+    }
+
+    async fn people(
+        &self,
+        ids: impl IntoIterator<Item = String>,
+        whole: bool,
+    ) -> Result<HashMap<String, Author>, ToolError> {
         let mut wanted: Vec<String> = ids.into_iter().filter(|id| !id.is_empty()).collect();
         wanted.sort();
         wanted.dedup();
@@ -312,11 +344,15 @@ impl Ctx {
             wanted
                 .into_iter()
                 .filter(|id| match kept.get(id) {
-                    Some(name) => {
-                        found.insert(id.clone(), name.clone());
+                    Some(k) if !whole || k.author.is_some() => {
+                        let author = k.author.clone().unwrap_or_else(|| Author {
+                            username: k.username.clone(),
+                            ..Author::default()
+                        });
+                        found.insert(id.clone(), author);
                         false
                     }
-                    None => true,
+                    _ => true,
                 })
                 .collect()
         };
@@ -340,8 +376,15 @@ impl Ctx {
         }
         for u in users {
             if !u.id().is_empty() && !u.username().is_empty() {
-                kept.insert(u.id().to_string(), u.username().to_string());
-                found.insert(u.id().to_string(), u.username().to_string());
+                let author = Author::of(&u);
+                kept.insert(
+                    u.id().to_string(),
+                    Known {
+                        username: author.username.clone(),
+                        author: Some(author.clone()),
+                    },
+                );
+                found.insert(u.id().to_string(), author);
             }
         }
         Ok(found)
@@ -351,8 +394,35 @@ impl Ctx {
     pub fn learn_username(&self, id: &str, username: &str) {
         if let Ok(mut kept) = self.usernames.lock()
             && kept.len() < USERNAMES_KEPT
+            && !kept.contains_key(id)
         {
-            kept.insert(id.to_string(), username.to_string());
+            kept.insert(
+                id.to_string(),
+                Known {
+                    username: username.to_string(),
+                    author: None,
+                },
+            );
+        }
+    }
+
+    /// Remembers a user read whole from another answer: their username and what Mattermost says of
+    /// them.
+    pub fn learn_user(&self, u: &types::User) {
+        if u.id().is_empty() || u.username().is_empty() {
+            return;
+        }
+        if let Ok(mut kept) = self.usernames.lock()
+            && kept.len() < USERNAMES_KEPT
+        {
+            let author = Author::of(u);
+            kept.insert(
+                u.id().to_string(),
+                Known {
+                    username: author.username.clone(),
+                    author: Some(author),
+                },
+            );
         }
     }
 

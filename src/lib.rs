@@ -15,6 +15,7 @@
 //! checks that there is no cycle.
 
 pub mod args;
+pub mod bundle;
 pub mod calls;
 pub mod config;
 pub mod confirm;
@@ -22,6 +23,7 @@ pub mod context;
 pub mod error;
 #[cfg(test)]
 mod governance;
+pub mod identity;
 pub mod ids;
 pub mod inventory;
 pub(crate) mod jsonrpc;

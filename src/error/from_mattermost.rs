@@ -96,8 +96,10 @@ impl About for MmError {
             .with("mattermost_error_id", json!(id)),
             MmError::RateLimited { retry_after } => ToolError::new(ErrorKind::RateLimited,
                 format!(
-                    "Mattermost at {base_url} is rate-limiting requests (429) and still was after waiting as it \
-                     asked{}. Wait a little and call again; a list call can be repeated with the same cursor.",
+                    "Mattermost at {base_url} is rate-limiting requests (429){}. A read was tried again after the \
+                     wait it asked for; a write is never sent twice, and a 429 from a proxy in front of Mattermost can \
+                     come after the write went through, so read back what it would change before calling again. Wait a \
+                     little and call again; a list call can be repeated with the same cursor.",
                     retry_after.map(|s| format!(" (Retry-After: {s} s)")).unwrap_or_default()
                 ),
             ),

@@ -36,6 +36,7 @@ fn says_json<B>(req: &Request<B>) -> bool {
 pub(crate) async fn check<B>(
     req: Request<B>,
     max: usize,
+    within: std::time::Duration,
 ) -> Result<Checked<B>, Box<Response<reply::Body>>>
 where
     B: hyper::body::Body<Data = Bytes> + Send + 'static,
@@ -44,6 +45,25 @@ where
     if req.method() != Method::POST || !says_json(&req) {
         return Ok(Checked::Untouched(req));
     }
+    match tokio::time::timeout(within, read(req, max)).await {
+        Ok(r) => r,
+        Err(_) => Err(Box::new(reply::error(
+            StatusCode::REQUEST_TIMEOUT,
+            "body_timeout",
+            &format!(
+                "The request body did not arrive in full within {} s (MATTERMOST_MCP_BODY_TIMEOUT_SECS); the \
+                 connection is closed. Send the request again, whole.",
+                within.as_secs()
+            ),
+        ))),
+    }
+}
+
+async fn read<B>(req: Request<B>, max: usize) -> Result<Checked<B>, Box<Response<reply::Body>>>
+where
+    B: hyper::body::Body<Data = Bytes> + Send + 'static,
+    B::Error: std::fmt::Display,
+{
     let (parts, body) = req.into_parts();
     let mut body = std::pin::pin!(body);
     let mut read = BytesMut::new();

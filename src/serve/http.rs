@@ -6,9 +6,11 @@
 use crate::mattermost::Mattermost;
 use crate::serve::auth::Auth;
 use crate::serve::body::{self, Checked};
+use crate::serve::card;
 use crate::serve::inflight::{Held, InFlight};
 use crate::serve::oauth;
 use crate::serve::reply::{self, Body};
+use crate::serve::session_caps::{Caps, SessionCaps};
 use crate::serve::sessions::Owners;
 use crate::serve::settings::{HttpSettings, Origin};
 use crate::serve::team_state::store::Health;
@@ -18,6 +20,7 @@ use http_body_util::BodyExt;
 use progenitor_client::ClientInfo;
 use rmcp::transport::streamable_http_server::StreamableHttpService;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::session::{SessionManager, SessionStore};
 use serde_json::json;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
@@ -34,8 +37,16 @@ pub struct App {
     pub auth: Auth,
     pub mcp: StreamableHttpService<Arc<Server>, LocalSessionManager>,
     pub owners: Owners,
+    /// The sessions open here, within their caps.
+    pub session_caps: SessionCaps,
+    /// rmcp's sessions of this instance, to end those past the caps.
+    pub session_manager: Arc<LocalSessionManager>,
+    /// The sessions' shared store (the session directory, or Redis), when there is one.
+    pub session_store: Option<Arc<dyn SessionStore>>,
     pub inflight: Arc<InFlight>,
     pub mm: Arc<Mattermost>,
+    /// The server card and its icon (`crate::serve::card`).
+    pub card: card::Published,
     ready: Mutex<Option<(Instant, Result<(), String>)>>,
 }
 
@@ -65,17 +76,64 @@ impl App {
         settings: HttpSettings,
         auth: Auth,
         mcp: StreamableHttpService<Arc<Server>, LocalSessionManager>,
+        sessions: (Arc<LocalSessionManager>, Option<Arc<dyn SessionStore>>),
         mm: Arc<Mattermost>,
+        card: card::Published,
     ) -> App {
         let owners = Owners::new(auth.shared.clone());
+        let session_caps = SessionCaps::new(Caps {
+            per_person: settings.person_sessions,
+            total: settings.max_sessions,
+        });
         App {
             settings,
             auth,
             mcp,
             owners,
+            session_caps,
+            session_manager: sessions.0,
+            session_store: sessions.1,
             inflight: Arc::new(InFlight::default()),
             mm,
+            card,
             ready: Mutex::new(None),
+        }
+    }
+
+    /// Ends sessions this server decided to end (past their caps, or their owner unrecorded): rmcp's
+    /// worker and its memory here, the shared directory's files (so no instance restores them), and
+    /// their owner.
+    pub async fn end_sessions(&self, ids: &[String]) {
+        for id in ids {
+            let sid: rmcp::transport::common::server_side_http::SessionId = id.as_str().into();
+            if let Err(e) = self.session_manager.close_session(&sid).await {
+                crate::log::debug(&format!(
+                    "a session past its cap did not close cleanly: {e}"
+                ));
+            }
+            if let Some(store) = &self.session_store
+                && let Err(e) = store.delete(id).await
+            {
+                crate::log::warn(&format!("a session's files could not be removed: {e}"));
+            }
+            self.owners.unbind(id);
+            self.session_caps.ended(id);
+        }
+    }
+
+    /// Forgets the sessions rmcp ended by itself (idle past its keep-alive): their caps' places and
+    /// their owners.
+    pub async fn sweep_sessions(&self) {
+        let live: std::collections::HashSet<String> = self
+            .session_manager
+            .sessions
+            .read()
+            .await
+            .keys()
+            .map(|k| k.to_string())
+            .collect();
+        for id in self.session_caps.keep_only(|id| live.contains(id)) {
+            self.owners.unbind(&id);
         }
     }
 
@@ -162,38 +220,46 @@ impl App {
     /// the team's shared state (Redis) does not answer, as each instance then serves alone (an
     /// orchestrator that took every instance out for it would stop a service that still works).
     async fn readyz(&self) -> Response<Body> {
+        // Anyone may ask, so the answer names nothing of the configuration (no address of
+        // Mattermost or of the shared store); the log says why.
         let shared = self.auth.shared.health().await;
         if let Err(why) = self.mattermost_ready().await {
+            crate::log::warn(&format!("not ready: {why}"));
             return reply::with_header(
                 reply::error(
                     StatusCode::SERVICE_UNAVAILABLE,
                     "mattermost_unreachable",
-                    &format!(
-                        "Mattermost is not reachable: {why}. Calls would fail until it answers."
-                    ),
+                    "Mattermost does not answer its ping; calls would fail until it does. The server's log \
+                     says why.",
                 ),
                 header::RETRY_AFTER,
                 "5",
             );
         }
-        let (status, state) = match shared {
-            Health::Local => ("ready", json!({"store": "this instance", "shared": false})),
-            Health::Shared { store } => ("ready", json!({"store": store, "shared": true})),
-            Health::Unreachable { store, why } => (
-                "degraded",
-                json!({
-                    "store": store,
-                    "shared": false,
-                    "unreachable": why,
-                    "meanwhile": "each instance limits each person by itself, checks tokens with Mattermost itself, \
-                                  and continues only the 2025-11-25 sessions it holds",
-                }),
+        match shared {
+            Health::Local => reply::json(StatusCode::OK, &json!({"status": "ready"})),
+            Health::Shared { .. } => reply::json(
+                StatusCode::OK,
+                &json!({"status": "ready", "shared_state": {"shared": true}}),
             ),
-        };
-        reply::json(
-            StatusCode::OK,
-            &json!({"status": status, "mattermost": self.mm.url, "shared_state": state}),
-        )
+            Health::Unreachable { store, why } => {
+                crate::log::warn(&format!(
+                    "the shared state ({store}) does not answer: {why}"
+                ));
+                reply::json(
+                    StatusCode::OK,
+                    &json!({
+                        "status": "degraded",
+                        "shared_state": {
+                            "shared": false,
+                            "unreachable": "the shared store does not answer; the server's log says why",
+                            "meanwhile": "each instance limits each person by itself, checks tokens with Mattermost \
+                                          itself, and continues only the 2025-11-25 sessions it holds",
+                        },
+                    }),
+                )
+            }
+        }
     }
 
     /// Answers one request.
@@ -204,8 +270,17 @@ impl App {
     {
         let started = Instant::now();
         let (method, path) = (req.method().clone(), req.uri().path().to_string());
+        let http1 = req.version() < http::Version::HTTP_2;
+        let with_body = !hyper::body::Body::is_end_stream(req.body());
         let mut who = String::from("-");
-        let response = self.route(req, &mut who).await;
+        let mut response = self.route(req, &mut who).await;
+        if http1 && with_body && response.status().as_u16() >= 400 {
+            // A refused request's body may be left unread: the connection cannot carry another
+            // request, and says so (hyper closes it after this answer).
+            response
+                .headers_mut()
+                .insert(header::CONNECTION, http::HeaderValue::from_static("close"));
+        }
         crate::log::info(&format!(
             "access {peer} {method} {path} {} {}ms {who}",
             response.status().as_u16(),
@@ -220,6 +295,10 @@ impl App {
         B::Error: std::fmt::Display,
     {
         let path = req.uri().path().to_string();
+        // Public, for any origin (SEP-2127 asks for CORS `*`): before the Origin check.
+        if let Some(r) = self.card.answer(req.method(), &path) {
+            return r;
+        }
         match (req.method(), path.as_str()) {
             (&Method::GET, "/healthz") => {
                 return reply::json(StatusCode::OK, &json!({"status": "alive"}));
@@ -300,14 +379,32 @@ impl App {
         let is_delete = req.method() == Method::DELETE;
         let mark = is_call.then(|| self.inflight.start());
         req.extensions_mut().insert(person.ctx.clone());
-        let response = match body::check(req, self.settings.max_body_bytes).await {
+        let response = match body::check(
+            req,
+            self.settings.max_body_bytes,
+            self.settings.body_timeout,
+        )
+        .await
+        {
             Ok(Checked::Untouched(req)) => self.mcp.handle(req).await,
             Ok(Checked::Read(req)) => self.mcp.handle(req).await,
             Err(refused) => *refused,
         };
         match (&session, session_of(response.headers())) {
-            (None, Some(opened)) => self.owners.bind(&opened, person.key).await,
-            (Some(s), _) if is_delete && response.status().is_success() => self.owners.unbind(s),
+            (None, Some(opened)) => {
+                self.owners.bind(&opened, person.key).await;
+                let past_caps = self.session_caps.opened(&opened, person.key);
+                self.end_sessions(&past_caps).await;
+            }
+            (Some(s), _) if is_delete && response.status().is_success() => {
+                self.owners.unbind(s);
+                self.session_caps.ended(s);
+            }
+            (Some(s), _) if response.status().is_success() && !self.session_caps.used(s) => {
+                // A session restored here from the shared directory counts here from now on.
+                let past_caps = self.session_caps.opened(s, person.key);
+                self.end_sessions(&past_caps).await;
+            }
             _ => {}
         }
         let (mut parts, body) = response.into_parts();

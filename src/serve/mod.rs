@@ -6,6 +6,8 @@
 
 pub mod auth;
 pub(crate) mod body;
+pub mod card;
+pub mod conns;
 pub mod http;
 pub mod inflight;
 pub mod limits;
@@ -15,6 +17,7 @@ pub mod oauth;
 pub mod people;
 pub mod refusals;
 pub mod reply;
+pub mod session_caps;
 pub mod sessions;
 pub mod settings;
 pub mod stdio;
@@ -24,6 +27,7 @@ pub mod tls;
 use crate::config::Config;
 use crate::inventory::Offer;
 use crate::server::{People, Server};
+use rmcp::ServerHandler;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use settings::HttpSettings;
@@ -66,12 +70,15 @@ pub fn app(
         .with_legacy_session_mode(!settings.stateless)
         .with_cancellation_token(sessions);
     let shared = team_state::open(&settings, &mm.url, config.budget)?;
-    mcp_config.session_store = shared.sessions();
-    let mcp = StreamableHttpService::new(
-        move || Ok(server.clone()),
-        Arc::new(LocalSessionManager::default()),
-        mcp_config,
-    );
+    let store = shared.sessions();
+    mcp_config.session_store = store.clone();
+    let card = card::Published::new(&card::Card::new(
+        &settings.public_url,
+        server.get_info().capabilities,
+        &server.supported_protocol_versions(),
+    ));
+    let manager = Arc::new(LocalSessionManager::default());
+    let mcp = StreamableHttpService::new(move || Ok(server.clone()), manager.clone(), mcp_config);
     let auth = auth::Auth {
         registry: registry.clone(),
         mm: mm.clone(),
@@ -83,17 +90,29 @@ pub fn app(
         refusals: refusals::Refusals::new(settings.token_check, refusals::KEPT),
         shared,
     };
+    let app = Arc::new(http::App::new(
+        settings,
+        auth,
+        mcp,
+        (manager, store),
+        mm,
+        card,
+    ));
     let sweeper = Arc::downgrade(&registry);
+    let sessions_of = Arc::downgrade(&app);
     tokio::spawn(async move {
         loop {
             tokio::time::sleep(SWEEP_EVERY).await;
-            match sweeper.upgrade() {
-                Some(r) => r.sweep(),
-                None => break,
+            match (sweeper.upgrade(), sessions_of.upgrade()) {
+                (Some(r), Some(app)) => {
+                    r.sweep();
+                    app.sweep_sessions().await;
+                }
+                _ => break,
             }
         }
     });
-    Ok(Arc::new(http::App::new(settings, auth, mcp, mm)))
+    Ok(app)
 }
 
 /// Serves MCP over HTTP until SIGTERM.

@@ -31,7 +31,9 @@ impl Owners {
         }
     }
 
-    /// Records that `owner` opened `session_id`.
+    /// Records that `owner` opened `session_id`, here and where the instances share state. When the
+    /// shared record cannot be written, the session lives on this instance only: the others cannot
+    /// read its owner, so they refuse it (see [`Owners::allows`]).
     pub async fn bind(&self, session_id: &str, owner: Key) {
         if let Ok(mut kept) = self.kept.lock() {
             if kept.len() >= OWNERS_KEPT {
@@ -49,13 +51,15 @@ impl Owners {
         }
         if let Err(e) = self.shared.record_owner(session_id, owner).await {
             crate::log::warn(&format!(
-                "the owner of a session could not be recorded for the other instances: {e}"
+                "the owner of a session could not be recorded for the other instances, so it continues on \
+                 this one only: {e}"
             ));
         }
     }
 
-    /// Whether `person` may use `session_id`: yes when they opened it, or when no one is known to
-    /// have (rmcp then answers 404 for a session it does not know).
+    /// Whether `person` may use `session_id`: only when they are known to have opened it. A session
+    /// whose owner is not known (never recorded, or its record lost) is refused to everyone, its opener
+    /// included: it is answered as a session that does not exist.
     pub async fn allows(&self, session_id: &str, person: Key) -> bool {
         let name = name_of(session_id);
         if let Ok(mut kept) = self.kept.lock()
@@ -72,7 +76,8 @@ impl Owners {
                 }
                 allowed
             }
-            Ok(None) => true,
+            // Not known to be anyone's: refused to everyone, as a session that does not exist.
+            Ok(None) => false,
             // The record cannot be read: not known to be theirs, so not theirs.
             Err(e) => {
                 crate::log::warn(&format!(

@@ -68,6 +68,17 @@ pub struct HttpSettings {
     pub redis_url: Option<config::Secret>,
     pub stateless: bool,
     pub shutdown: Duration,
+    /// How long a request's headers, a kept-alive connection with nothing to do, and a request's body
+    /// may take (`crate::serve::conns`, `crate::serve::body`).
+    pub header_timeout: Duration,
+    pub idle_timeout: Duration,
+    pub body_timeout: Duration,
+    /// Open connections in all and from one client address.
+    pub max_connections: usize,
+    pub max_connections_per_address: usize,
+    /// 2025-11-25 sessions one person may hold, and all may.
+    pub person_sessions: usize,
+    pub max_sessions: usize,
     pub tls: Option<Tls>,
     /// Whether the public URL was derived from the address (then it follows the bound port).
     derived: bool,
@@ -238,6 +249,33 @@ impl HttpSettings {
                 .map(config::Secret::new),
             stateless: boolean(config::STATELESS, get(config::STATELESS))?,
             shutdown: seconds(config::SHUTDOWN, get(config::SHUTDOWN), 30)?,
+            header_timeout: seconds(config::HEADER_TIMEOUT, get(config::HEADER_TIMEOUT), 10)?,
+            idle_timeout: seconds(config::IDLE_TIMEOUT, get(config::IDLE_TIMEOUT), 60)?,
+            body_timeout: seconds(config::BODY_TIMEOUT, get(config::BODY_TIMEOUT), 30)?,
+            max_connections: count(
+                config::MAX_CONNECTIONS,
+                get(config::MAX_CONNECTIONS),
+                1024,
+                (16, 1_000_000),
+            )? as usize,
+            max_connections_per_address: count(
+                config::MAX_CONNECTIONS_PER_ADDRESS,
+                get(config::MAX_CONNECTIONS_PER_ADDRESS),
+                256,
+                (1, 1_000_000),
+            )? as usize,
+            person_sessions: count(
+                config::PERSON_SESSIONS,
+                get(config::PERSON_SESSIONS),
+                32,
+                (1, 100_000),
+            )? as usize,
+            max_sessions: count(
+                config::MAX_SESSIONS,
+                get(config::MAX_SESSIONS),
+                4096,
+                (1, 1_000_000),
+            )? as usize,
             tls,
             derived: loopback && get(config::PUBLIC_URL).is_none_or(|v| v.trim().is_empty()),
         })

@@ -258,5 +258,7 @@ fn progress_of(rcx: &RequestContext<RoleServer>) -> Option<Progress> {
 pub(super) fn error_result(tool: &str, e: &ToolError) -> CallToolResult {
     crate::log::info(&format!("{tool} answered an error: {}", e.kind));
     crate::log::debug(&format!("{tool}: {}", e.message));
-    CallToolResult::error(vec![ContentBlock::text(e.to_json().to_string())])
+    let mut json = e.to_json();
+    crate::show::text::clean_value(&mut json);
+    CallToolResult::error(vec![ContentBlock::text(json.to_string())])
 }

@@ -10,9 +10,8 @@ use crate::tool::{CallContext, Stop};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
     CustomRequest, CustomResult, ErrorCode, GetPromptRequestParams, GetPromptResponse,
-    Implementation, ListPromptsResult, ListResourceTemplatesResult, ListToolsResult,
-    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
-    ServerConfig,
+    ListPromptsResult, ListResourceTemplatesResult, ListToolsResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -26,10 +25,7 @@ impl ServerHandler for Server {
             .enable_tools()
             .build();
         ServerConfig::new(capabilities)
-            .with_server_info(Implementation::new(
-                "mattermost-mcp",
-                env!("CARGO_PKG_VERSION"),
-            ))
+            .with_server_info(crate::identity::implementation())
             .with_instructions(INSTRUCTIONS)
     }
 

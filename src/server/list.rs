@@ -43,6 +43,7 @@ pub fn describe(tool: &Tool) -> rmcp::model::Tool {
         .with_title(tool.title)
         .with_raw_output_schema(Arc::new((tool.code.output)()))
         .with_annotations(annotations(tool))
+        .with_icons(crate::identity::toolset_icons(tool.toolset))
 }
 
 const LIST_CURSOR: &str = "tools/list";

@@ -3,13 +3,16 @@
 //! UTC, counts), and leaves out what nobody reads. Every item derives `Serialize` and `JsonSchema`, so
 //! the output schemas the tools publish come from these types.
 
+mod author;
 mod channel;
 mod fields;
 mod file;
 mod person;
 mod post;
 mod small;
+pub mod text;
 
+pub use author::{Author, From, content, set_content, withheld};
 pub use channel::{ChannelItem, channel_label, unread_posts};
 pub(crate) use fields::is_false;
 pub use file::FileItem;

@@ -4,7 +4,9 @@
 //! extra request). Permalinks are given
 //! once per page as a pattern ([`permalink_pattern`]), not per post.
 
+use super::author::{self, Author, From};
 use super::fields::{cut, is_false};
+use super::text;
 use crate::mattermost::facts::PostFacts;
 use crate::mattermost::types;
 use crate::time::{rfc3339, rfc3339_seconds};
@@ -40,9 +42,20 @@ pub struct PostItem {
     pub author: Option<String>,
     #[serde(rename = "by_id", skip_serializing_if = "Option::is_none")]
     pub author_id: Option<String>,
-    /// The message.
+    /// Whose the post is when it is not an ordinary member's: you, a bot, a webhook, an app, a guest,
+    /// or a user of another server (a shared channel).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<From>,
+    /// The message, invisible and direction-changing characters removed (empty when withheld).
     #[serde(rename = "text")]
     pub message: String,
+    /// How many invisible or direction-changing characters were removed from the message: text hidden
+    /// from the people who read the post in Mattermost.
+    #[serde(rename = "invisible_removed", skip_serializing_if = "Option::is_none")]
+    pub invisible_removed: Option<usize>,
+    /// Why the text is not shown (`MATTERMOST_CONTENT=trusted-only`) and where to read it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub withheld: Option<String>,
     /// The whole message's length, when `text` was cut.
     #[serde(rename = "text_length", skip_serializing_if = "Option::is_none")]
     pub message_length: Option<usize>,
@@ -80,9 +93,11 @@ pub struct PostItem {
     pub read: Option<bool>,
 }
 
-/// What showing posts needs to know: usernames by id, and the person's own id (for `mine`).
+/// What showing posts needs to know: usernames by id, what Mattermost says of the authors (bot, guest,
+/// remote: [`Author`], from `Ctx::authors`), and the person's own id.
 pub struct Shown<'a> {
     pub usernames: &'a HashMap<String, String>,
+    pub authors: &'a HashMap<String, Author>,
     pub me: &'a str,
 }
 
@@ -92,7 +107,13 @@ impl PostItem {
         let names = shown.usernames;
         let author = names.get(p.author()).cloned();
         let (reactions, my_reactions) = reaction_counts(p, shown.me);
-        let (message, message_length) = cut(p.message(), max);
+        let from = author::from_of(p, shown.authors.get(p.author()), shown.me);
+        let withheld = author::withheld(from);
+        let (clean, removed) = text::clean(p.message());
+        let (message, message_length) = match withheld {
+            Some(_) => (String::new(), None),
+            None => cut(&clean, max),
+        };
         let participants = p
             .participants
             .iter()
@@ -108,7 +129,10 @@ impl PostItem {
             time: rfc3339_seconds(p.created()),
             author_id: author.is_none().then(|| p.author().to_string()),
             author,
+            from,
             message,
+            invisible_removed: (removed > 0 && withheld.is_none()).then_some(removed),
+            withheld,
             message_cut: message_length.is_some(),
             message_length,
             kind: p.kind().map(str::to_string),

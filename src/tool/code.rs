@@ -61,13 +61,16 @@ pub struct Code {
     pub plan: Option<Planner>,
 }
 
-/// A single object's answer as JSON.
+/// A single object's answer as JSON, every string in it cleaned of invisible and direction-changing
+/// characters ([`crate::show::text::clean_value`]): every tool's answer passes here.
 pub fn answer<T: Serialize>(tool: &str, value: &T) -> Result<Value, Stop> {
-    serde_json::to_value(value).map_err(|e| {
+    let mut json = serde_json::to_value(value).map_err(|e| {
         Stop::Error(ToolError::internal(format!(
             "internal error: the answer of `{tool}` could not be written as JSON ({e})"
         )))
-    })
+    })?;
+    crate::show::text::clean_value(&mut json);
+    Ok(json)
 }
 
 /// A list's page as its envelope, as JSON.

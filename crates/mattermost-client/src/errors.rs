@@ -49,9 +49,54 @@ pub enum MmError {
     Refused(String),
 }
 
+/// What a token is replaced with wherever Mattermost's answer (or a proxy's) echoed it.
+pub const REDACTED: &str = "[token redacted]";
+
+/// Tokens this process knows besides the one of the request in flight: the configured
+/// `MATTERMOST_TOKEN` (registered at start, over stdio and HTTP alike).
+fn known() -> &'static std::sync::Mutex<Vec<crate::Secret>> {
+    static KNOWN: std::sync::OnceLock<std::sync::Mutex<Vec<crate::Secret>>> =
+        std::sync::OnceLock::new();
+    KNOWN.get_or_init(Default::default)
+}
+
+/// Adds a token to those redacted from every error this process reads from Mattermost.
+pub fn redact_also(token: &crate::Secret) {
+    if let Ok(mut k) = known().lock()
+        && !k.iter().any(|t| t.expose() == token.expose())
+    {
+        k.push(token.clone());
+    }
+}
+
+/// `text` with every known token replaced by [`REDACTED`]: the token of the request in flight (its call
+/// scope's) and those registered with [`redact_also`]. Mattermost's errors, and above all a proxy's or a
+/// debugging endpoint's, can echo the request's `Authorization`; nothing read from an answer reaches a
+/// result or a log before this.
+pub fn redact(text: &str) -> String {
+    let mut out = text.to_string();
+    let scope = crate::call::current();
+    let current = scope.as_ref().map(|s| s.token().expose().to_string());
+    let others = known()
+        .lock()
+        .map(|k| k.iter().map(|t| t.expose().to_string()).collect::<Vec<_>>())
+        .unwrap_or_default();
+    for token in current.into_iter().chain(others) {
+        // A token shorter than this would mangle ordinary words; none of Mattermost's is (26
+        // characters).
+        if token.len() >= 8 && out.contains(&token) {
+            out = out.replace(&token, REDACTED);
+        }
+    }
+    out
+}
+
+/// The start of a body that is not Mattermost's, on one line, any known token redacted first (so a
+/// cut never leaves part of one).
 fn snippet(bytes: &[u8]) -> String {
-    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(160)]);
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    let text = redact(&String::from_utf8_lossy(bytes));
+    let cut: String = text.chars().take(160).collect();
+    cut.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 impl MmError {
@@ -64,9 +109,9 @@ impl MmError {
                 let e = rv.into_inner();
                 MmError::Api {
                     status,
-                    id: e.id.unwrap_or_default(),
-                    message: e.message.unwrap_or_default(),
-                    request_id: e.request_id.unwrap_or_default(),
+                    id: redact(&e.id.unwrap_or_default()),
+                    message: redact(&e.message.unwrap_or_default()),
+                    request_id: redact(&e.request_id.unwrap_or_default()),
                 }
             }
             Error::UnexpectedResponse(response) => {
@@ -89,9 +134,9 @@ impl MmError {
                 match serde_json::from_slice::<AppError>(&bytes) {
                     Ok(e) if e.id.is_some() || e.message.is_some() => MmError::Api {
                         status,
-                        id: e.id.unwrap_or_default(),
-                        message: e.message.unwrap_or_default(),
-                        request_id: e.request_id.unwrap_or_default(),
+                        id: redact(&e.id.unwrap_or_default()),
+                        message: redact(&e.message.unwrap_or_default()),
+                        request_id: redact(&e.request_id.unwrap_or_default()),
                     },
                     _ => MmError::NotMattermost {
                         status,
@@ -108,7 +153,11 @@ impl MmError {
                 MmError::NotMattermost {
                     status,
                     content_type,
-                    detail: format!("not the JSON Mattermost sends ({e}): {}", snippet(&bytes)),
+                    detail: format!(
+                        "not the JSON Mattermost sends ({}): {}",
+                        redact(&e.to_string()),
+                        snippet(&bytes)
+                    ),
                 }
             }
             Error::CommunicationError(e) => MmError::Unreachable {

@@ -459,6 +459,33 @@ fn take<T: DeserializeOwned>(
     Err(invalid(first.to_string()))
 }
 
+/// The body in `params` as the operation's body type `T` writes it: what the generated client sends.
+/// Through bytes, as the client serializes bodies, so no second serializer is compiled per type.
+fn body_as<T: DeserializeOwned + Serialize>(
+    entry: &Entry,
+    params: &Params,
+) -> Result<Option<Value>, DispatchError> {
+    let Some(body) = take::<T>(entry, params, BODY)? else {
+        return Ok(None);
+    };
+    let written = serde_json::to_vec(&body)
+        .and_then(|bytes| serde_json::from_slice::<Value>(&bytes))
+        .map_err(|e| DispatchError::InvalidParameter {
+            operation: entry.id.clone(),
+            name: BODY.to_string(),
+            expected: expected(entry, BODY),
+            rejected: cut(&params.get(BODY).map(Value::to_string).unwrap_or_default()),
+            detail: e.to_string(),
+        })?;
+    Ok(Some(written))
+}
+
+/// The body of `operation` exactly as it would be sent with `params` (the generated client drops a
+/// field its body type does not hold); `None` when the operation takes no body or none is given.
+pub fn sent_body(entry: &'static Entry, params: &Params) -> Result<Option<Value>, DispatchError> {
+    body_as_sent(entry, params)
+}
+
 /// A JSON value as `T`, read from its bytes: the generated client reads every answer with
 /// `serde_json::from_slice`, so this shares its deserializers rather than compiling a second set for
 /// every body type (as `from_value` would).
@@ -606,4 +633,4 @@ mod generated_dispatch {
 }
 
 pub use generated_dispatch::CALLABLE;
-use generated_dispatch::dispatch;
+use generated_dispatch::{body_as_sent, dispatch};

@@ -6,9 +6,10 @@
 //!   puts the person's token on the request (`Authorization: Bearer`, marked sensitive), so one
 //!   connection pool serves every person.
 //! - `exec` sends the request, counts every attempt in the call's scope, reads the whole body (so that
-//!   a connection cut mid-body is seen here, where it can be retried), waits out a 429 as
-//!   `Retry-After` says (capped), and retries reads after a 502, 503, 504 or a broken connection with
-//!   backoff and jitter. Anything that changes data is sent once.
+//!   a connection cut mid-body is seen here, where it can be retried), and retries reads only: after a
+//!   429 as `Retry-After` says (capped), and after a 502, 503, 504 or a broken connection with backoff
+//!   and jitter. Anything that changes data is sent once, whatever the answer (a proxy's 429 may come
+//!   after the write went through).
 
 use super::call;
 use super::generated::Client;
@@ -259,7 +260,10 @@ impl ClientHooks<Transport> for Client {
             }
             let Some(next) = spare else { return outcome };
             let wait = match &outcome {
-                Ok(response) if response.status() == StatusCode::TOO_MANY_REQUESTS => {
+                // A write is never sent again, even after a 429: Mattermost's own rate limiter answers
+                // before it does anything, but a proxy in front of it may answer 429 after the write
+                // went through, and nothing tells the two apart.
+                Ok(response) if read && response.status() == StatusCode::TOO_MANY_REQUESTS => {
                     rate_limited += 1;
                     match retry_after(response) {
                         Some(wait)

@@ -7,6 +7,10 @@ use crate::router;
 /// What an injected fault does to a matching request.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Fault {
+    /// That status with a body that quotes the request's `Authorization` header back, as a debugging
+    /// proxy or a misconfigured gateway in front of Mattermost might: an AppError JSON for a 4xx, an
+    /// HTML page for a 5xx.
+    EchoAuthorization(u16),
     /// 429 with the rate limiter's plain-text body `limit exceeded` and `Retry-After`,
     /// `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` headers.
     RateLimited {

@@ -285,6 +285,33 @@ async fn handle(
             reply = Some(r);
         }
         Some(Fault::Delay(d)) => tokio::time::sleep(d).await,
+        Some(Fault::EchoAuthorization(code)) => {
+            let auth = headers
+                .iter()
+                .find(|(k, _)| k == "authorization")
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default();
+            reply = Some(if code >= 500 {
+                Reply::raw(
+                    code,
+                    "text/html",
+                    format!("<html><body>upstream failed; request had Authorization: {auth}</body></html>")
+                        .into_bytes(),
+                )
+            } else {
+                let mut r = Reply::json(
+                    &AppError::new(
+                        code,
+                        "api.context.debug.app_error",
+                        &format!("rejected request with Authorization: {auth}"),
+                    )
+                    .json(&request_id),
+                );
+                r.status = code;
+                r
+            });
+            plain = true;
+        }
         Some(Fault::CutMidBody) => cut = true,
         Some(Fault::MalformedJson) => malformed = true,
         Some(Fault::Html) => {

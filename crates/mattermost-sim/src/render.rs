@@ -77,6 +77,9 @@ pub fn user(u: &User, is_self: bool) -> Value {
     if !u.props.is_empty() {
         m.insert("props".into(), json!(u.props));
     }
+    if !u.remote_id.is_empty() {
+        m.insert("remote_id".into(), json!(u.remote_id));
+    }
     Value::Object(m)
 }
 

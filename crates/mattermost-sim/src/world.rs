@@ -78,6 +78,9 @@ pub(crate) struct User {
     pub props: std::collections::BTreeMap<String, String>,
     /// The IANA zone the user chose by hand (`Timezone.manualTimezone`); empty: automatic, none known.
     pub manual_timezone: String,
+    /// `model.User.RemoteId`: the remote cluster of a shared channel's user; sent when set
+    /// (`omitempty`).
+    pub remote_id: String,
 }
 
 impl User {

@@ -304,6 +304,10 @@ pub struct Entry {
     pub access: Access,
     /// Why it is classed a read or a write.
     pub access_rule: String,
+    /// When the operation makes Mattermost connect, send or send a browser to an address given in the
+    /// call: which parameters hold it, and what Mattermost does with it ([`REACHES_OUTSIDE`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outside: Option<Outside>,
     /// How its answer is paged ([`paging`]); [`PagingKind::None`] for a write.
     pub paging: Paging,
     /// The permissions its description names (empty when it names none).
@@ -425,10 +429,6 @@ pub const READ_ONLY_POSTS: &[(&str, &str)] = &[
     ),
     ("CheckIntegrity", "checks the database, changes nothing"),
     (
-        "GetSamlMetadataFromIdp",
-        "fetches the identity provider's metadata, stores nothing",
-    ),
-    (
         "CheckAccessControlPolicyExpression",
         "checks an expression's syntax",
     ),
@@ -455,13 +455,322 @@ pub const WRITING_GETS: &[(&str, &str)] = &[
     ),
 ];
 
+/// How an operation reaches outside Mattermost: the parameters that hold the address (`url`, a query
+/// parameter; `body.site_url`, a body field; `body`, the whole body) and what Mattermost does with it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outside {
+    /// The parameters that hold the address, as the gateway names them (`url`, `body.site_url`,
+    /// `body`).
+    pub params: Vec<String>,
+    /// What Mattermost does with the address, in a few words (the question shows it).
+    pub how: String,
+}
+
+/// Operations that make Mattermost itself connect, send, or send a browser, to an address given in the
+/// call: the parameters holding it, and what the server does, from its source (the 11.6 tree of
+/// `mattermost/mattermost`, `server/channels/`). A model steered by text it read could otherwise carry
+/// what it read to a host of its choosing through Mattermost, so each is classed a write (refused
+/// without writes allowed, asked first, never retried) and the question shows the address. Found from
+/// the spec's parameters ([`ADDRESS_WORDS`]; [`STAYS_INSIDE`] names those that only look like
+/// addresses) and the server's handlers.
+pub const REACHES_OUTSIDE: &[(&str, &[&str], &str)] = &[
+    (
+        "GetRedirectLocation",
+        &["url"],
+        "api4/system.go getRedirectLocation: the server sends HEAD to the url and answers its Location",
+    ),
+    (
+        "GetSamlMetadataFromIdp",
+        &["body.saml_metadata_url"],
+        "app/saml.go GetSamlMetadataFromIdp: the server fetches the url",
+    ),
+    (
+        "InstallPluginFromUrl",
+        &["plugin_download_url"],
+        "api4/plugin.go installPluginFromURL: the server downloads the url (DownloadFromURL)",
+    ),
+    (
+        "TestSiteURL",
+        &["body.site_url"],
+        "app/admin.go TestSiteURL: the server GETs <site_url>/api/v4/system/ping",
+    ),
+    (
+        "TestEmail",
+        &["body"],
+        "app/admin.go TestEmail: the server sends a mail through the SMTP server the body's EmailSettings name",
+    ),
+    (
+        "TestS3Connection",
+        &["body"],
+        "api4/system.go testS3 -> app/file.go TestFileStoreConnectionWithConfig: the server connects to the \
+         S3 endpoint the body's FileSettings name, with its credentials",
+    ),
+    (
+        "TestLdapConnection",
+        &["body.LdapServer"],
+        "api4/ldap.go testLdapConnection -> app/ldap.go TestLdapConnection: the server connects to the LDAP \
+         server given",
+    ),
+    (
+        "TestLdapDiagnostics",
+        &["body.LdapServer"],
+        "api4/ldap.go testLdapDiagnostics: the server connects to the LDAP server given",
+    ),
+    (
+        "ValidateOutgoingOAuthConnection",
+        &["body.oauth_token_url"],
+        "api4/outgoing_oauth_connection.go validateOutgoingOAuthConnectionCredentials: the server sends \
+         the credentials to the token url (RetrieveTokenForConnection)",
+    ),
+    (
+        "CreateOutgoingOAuthConnection",
+        &["body.oauth_token_url"],
+        "app/command.go: a command or webhook using the connection makes the server send its credentials \
+         to the token url",
+    ),
+    (
+        "UpdateOutgoingOAuthConnection",
+        &["body.oauth_token_url"],
+        "app/command.go: a command or webhook using the connection makes the server send its credentials \
+         to the token url",
+    ),
+    (
+        "CreateOutgoingWebhook",
+        &["body.callback_urls"],
+        "app/webhook.go TriggerWebhook: each post matching the trigger is sent by the server to the callback urls",
+    ),
+    (
+        "CreateCommand",
+        &["body.url"],
+        "app/command.go DoCommandRequest: each use of the command is sent by the server to the url, with its \
+         channel, user and text",
+    ),
+    (
+        "UpdateCommand",
+        &["body.url"],
+        "app/command.go DoCommandRequest: each use of the command is sent by the server to the url",
+    ),
+    (
+        "SubmitInteractiveDialog",
+        &["body.url"],
+        "app/integration_action.go SubmitInteractiveDialog: the server POSTs the submission to the url \
+         (DoActionRequest)",
+    ),
+    (
+        "LookupInteractiveDialog",
+        &["body.url"],
+        "app/integration_action.go LookupInteractiveDialog: the server POSTs the lookup to the url \
+         (DoActionRequest)",
+    ),
+    (
+        "OpenInteractiveDialog",
+        &["body.url"],
+        "app/integration_action.go OpenInteractiveDialog: the dialog's answers are sent to the url when \
+         the person submits it",
+    ),
+    (
+        "CreateOAuthApp",
+        &["body.callback_urls"],
+        "app/oauth.go: the app's authorization codes are sent (browsers redirected) to the callback urls",
+    ),
+    (
+        "UpdateOAuthApp",
+        &["body.callback_urls"],
+        "app/oauth.go: the app's authorization codes are sent (browsers redirected) to the callback urls",
+    ),
+    (
+        "RegisterOAuthClient",
+        &["body.redirect_uris"],
+        "api4/oauth.go registerOAuthClient: the client's authorization codes are sent (browsers redirected) \
+         to the redirect uris",
+    ),
+    (
+        "InviteGuestsToTeam",
+        &["body.emails", "body.message"],
+        "app/team.go InviteGuestsToChannelsGracefully: the server mails the message to the addresses given",
+    ),
+    (
+        "InviteUsersToTeam",
+        &["body"],
+        "app/team.go InviteNewUsersToTeam: the server mails an invitation to the addresses given",
+    ),
+    (
+        "UpdateConfig",
+        &["body"],
+        "api4/config.go updateConfig: the configuration names the servers Mattermost connects to (SMTP, \
+         push notifications, file storage, image proxy, plugins' marketplace)",
+    ),
+    (
+        "PatchConfig",
+        &["body"],
+        "api4/config.go patchConfig: the configuration names the servers Mattermost connects to",
+    ),
+];
+
+/// The words that make a parameter or body field look like an address (a URL, a host, a server);
+/// each operation with one is in [`REACHES_OUTSIDE`] or [`STAYS_INSIDE`] (a test holds that).
+pub const ADDRESS_WORDS: &[&str] = &[
+    "url", "uri", "redirect", "callback", "host", "server", "endpoint", "address", "domain",
+    "link", "site",
+];
+
+/// Parameters that look like addresses but make Mattermost reach nothing outside, each with why.
+pub const STAYS_INSIDE: &[(&str, &str, &str)] = &[
+    (
+        "CreateChannelBookmark",
+        "body.link_url",
+        "stored and shown; people's apps open it, the server does not",
+    ),
+    (
+        "UpdateChannelBookmark",
+        "body.link_url",
+        "stored and shown; people's apps open it, the server does not",
+    ),
+    (
+        "CreateChannelBookmark",
+        "body.image_url",
+        "an image people's apps show",
+    ),
+    (
+        "UpdateChannelBookmark",
+        "body.image_url",
+        "an image people's apps show",
+    ),
+    (
+        "TestLdapConnection",
+        "body.ConnectionSecurity",
+        "the TLS mode for the server in LdapServer",
+    ),
+    (
+        "TestLdapDiagnostics",
+        "body.ConnectionSecurity",
+        "the TLS mode for the server in LdapServer",
+    ),
+    (
+        "CreateIncomingWebhook",
+        "body.icon_url",
+        "an icon people's apps show",
+    ),
+    (
+        "UpdateIncomingWebhook",
+        "body.icon_url",
+        "an icon people's apps show",
+    ),
+    (
+        "UpdateCommand",
+        "body.icon_url",
+        "an icon people's apps show",
+    ),
+    (
+        "CreateOAuthApp",
+        "body.icon_url",
+        "an icon people's apps show",
+    ),
+    (
+        "UpdateOAuthApp",
+        "body.icon_url",
+        "an icon people's apps show",
+    ),
+    (
+        "RegisterOAuthClient",
+        "body.client_uri",
+        "the client's home page, shown on the consent page",
+    ),
+    (
+        "GenerateSupportPacket",
+        "basic_server_logs",
+        "a flag: which logs go in the packet",
+    ),
+    (
+        "GetMarketplacePlugins",
+        "server_version",
+        "a version filter; the marketplace Mattermost asks is its configured one, not the call's",
+    ),
+    ("GetPing", "get_server_status", "a flag"),
+    ("Login", "body.magic_link_token", "a token, not an address"),
+    (
+        "InviteGuestsToTeam",
+        "guest_magic_link",
+        "a flag: invite by magic link",
+    ),
+    (
+        "LookupInteractiveDialog",
+        "body.callback_id",
+        "an id handed back to the integration",
+    ),
+    (
+        "SubmitInteractiveDialog",
+        "body.callback_id",
+        "an id handed back to the integration",
+    ),
+    (
+        "UpdateCloudCustomerAddress",
+        "body",
+        "a postal address for billing",
+    ),
+    (
+        "UpdateTeam",
+        "body.allowed_domains",
+        "email domains allowed to join",
+    ),
+];
+
+/// The outside reach of an operation, when it has one ([`REACHES_OUTSIDE`]).
+pub fn reaches_outside(id: &str) -> Option<Outside> {
+    REACHES_OUTSIDE
+        .iter()
+        .find(|(op, _, _)| *op == id)
+        .map(|(_, params, how)| Outside {
+            params: params.iter().map(|p| p.to_string()).collect(),
+            how: how.to_string(),
+        })
+}
+
+/// The parameters and body fields of an entry whose names look like addresses ([`ADDRESS_WORDS`]),
+/// as the gateway names them (`url`, `body.site_url`; `body` for a body whose schema is named so).
+pub fn address_like(e: &Entry) -> Vec<String> {
+    let looks = |name: &str| {
+        let lower = name.to_ascii_lowercase();
+        ADDRESS_WORDS.iter().any(|w| lower.contains(w))
+    };
+    let mut out: Vec<String> = e
+        .params
+        .iter()
+        .filter(|p| looks(&p.name))
+        .map(|p| p.name.clone())
+        .collect();
+    if let Some(b) = &e.body {
+        out.extend(
+            b.fields
+                .iter()
+                .filter(|f| looks(&f.name))
+                .map(|f| format!("body.{}", f.name)),
+        );
+        if b.schema.schema.as_deref().is_some_and(looks) {
+            out.push("body".into());
+        }
+    }
+    out
+}
+
 /// The last path segments that make a POST a search or a lookup.
 pub const LOOKUP_SEGMENTS: &[&str] = &["search", "ids", "usernames", "autocomplete", "names"];
 
-/// Reads or writes, and why: GET and HEAD read (but for [`WRITING_GETS`]); a POST reads when its path
-/// ends in a search or lookup word ([`LOOKUP_SEGMENTS`]) or it is one of [`READ_ONLY_POSTS`]; anything
-/// else writes (including the `Test*` POSTs, which send mail or notifications or connect out).
+/// Reads or writes, and why: an operation that reaches outside Mattermost ([`REACHES_OUTSIDE`]) writes
+/// whatever its method; GET and HEAD read (but for [`WRITING_GETS`]); a POST reads when its path ends
+/// in a search or lookup word ([`LOOKUP_SEGMENTS`]) or it is one of [`READ_ONLY_POSTS`]; anything else
+/// writes (including the `Test*` POSTs, which send mail or notifications or connect out).
 pub fn access(id: &str, method: &str, path: &str) -> (Access, String) {
+    if let Some(o) = reaches_outside(id) {
+        return (
+            Access::Write,
+            format!(
+                "exception: it reaches outside Mattermost, to the address in {} ({}), so it is asked like a write",
+                o.params.join(", "),
+                o.how
+            ),
+        );
+    }
     let method = method.to_ascii_uppercase();
     let last = path.trim_end_matches('/').rsplit('/').next().unwrap_or("");
     match method.as_str() {
@@ -840,6 +1149,7 @@ fn entry(
             .unwrap_or_default(),
         access,
         access_rule,
+        outside: reaches_outside(id),
         paging,
         permissions,
         since: op.get(SINCE).and_then(Value::as_str).map(str::to_string),
@@ -1211,6 +1521,7 @@ mod tests {
             tags: vec![],
             access: Access::Read,
             access_rule: "GET".into(),
+            outside: None,
             paging: Paging {
                 kind: PagingKind::None,
                 params: vec![],

@@ -55,11 +55,14 @@ pub const TOOL: Tool = Tool {
         strategy: Strategy::ByOperation,
         limit: Limit::new(30, 200),
     },
+    // With writes allowed it can send any operation, outside ones included (those that make Mattermost
+    // reach an address given in the call): open world. Without, it is published as reading only within
+    // Mattermost (`Offer::published`), since every write and every outside operation is then refused.
     hints: Hints {
         read_only: false,
         destructive: true,
         idempotent: false,
-        open_world: false,
+        open_world: true,
     },
     asks: Asks::First("a write through the gateway may change what others see"),
     calls: &[],

@@ -7,7 +7,7 @@
 use super::{OPERATION, how_paged};
 use crate::context::Ctx;
 use crate::error::ToolError;
-use crate::mattermost::operations::{Access, BODY, Entry};
+use crate::mattermost::operations::{BODY, Entry};
 use crate::tool::call::Covering;
 use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
 use mattermost_spec::catalog::TypeInfo;
@@ -82,6 +82,15 @@ pub struct PagingInfo {
     pub call_operation: String,
 }
 
+/// Where an `outside` operation makes Mattermost reach.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Reaches {
+    /// The parameters that hold the address (`url`, `body.site_url`, `body`).
+    pub params: Vec<String>,
+    /// What Mattermost does with it, from its source.
+    pub how: String,
+}
+
 /// One operation, described.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct Described {
@@ -89,10 +98,15 @@ pub struct Described {
     pub method: String,
     pub path: String,
     pub tags: Vec<String>,
-    /// `read` or `write` (a write asks the person first and needs writes allowed).
+    /// `read`, `write` or `outside` (a write, an outside one included, asks the person first and needs
+    /// writes allowed).
     pub access: String,
     /// Why it is classed so.
     pub access_rule: String,
+    /// For an `outside` operation: the parameters holding the address Mattermost reaches, and what it
+    /// does with it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reaches: Option<Reaches>,
     /// It needs a system administrator.
     pub admin_only: bool,
     /// The permissions the spec names: `required`, and `conditional` (alternatives, conditions).
@@ -204,11 +218,12 @@ pub fn describe(e: &Entry, covering: &Covering) -> Described {
         method: e.method.clone(),
         path: e.path.clone(),
         tags: e.tags.clone(),
-        access: match e.access {
-            Access::Read => "read".into(),
-            Access::Write => "write".into(),
-        },
+        access: super::access_word(e).into(),
         access_rule: e.access_rule.clone(),
+        reaches: e.outside.as_ref().map(|o| Reaches {
+            params: o.params.clone(),
+            how: o.how.clone(),
+        }),
         admin_only: super::admin_only(e),
         permissions: Value::Object(permissions),
         params,

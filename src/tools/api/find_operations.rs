@@ -6,7 +6,7 @@
 use crate::args::{Arg, Kind, Limit};
 use crate::context::Ctx;
 use crate::error::ToolError;
-use crate::mattermost::operations::{self, Access, Entry};
+use crate::mattermost::operations::{self, Entry};
 use crate::paging::whole_list::{self, After, Keyed, Order, SortKey};
 use crate::paging::{Page, Strategy};
 use crate::tool::call::Covering;
@@ -50,7 +50,7 @@ pub struct FoundOperation {
     pub method: String,
     pub path: String,
     pub tag: String,
-    /// `read` or `write`.
+    /// `read`, `write`, or `outside` (a write that makes Mattermost reach an address given in the call).
     pub access: String,
     /// How Mattermost pages it (`none`, `page_per_page`, `whole_list`, ...).
     pub paging: String,
@@ -169,10 +169,7 @@ pub fn found(e: &Entry, covering: &Covering) -> FoundOperation {
         method: e.method.clone(),
         path: e.path.clone(),
         tag: e.tags.first().cloned().unwrap_or_default(),
-        access: match e.access {
-            Access::Read => "read".into(),
-            Access::Write => "write".into(),
-        },
+        access: super::access_word(e).into(),
         paging: e.paging.kind.as_str().into(),
         admin_only: super::admin_only(e),
         covered_by: covering.of(&e.id).into_iter().map(str::to_string).collect(),

@@ -54,6 +54,17 @@ pub fn request_line(e: &Entry) -> String {
     format!("{} {}", e.method, e.path)
 }
 
+/// How the gateway classes an operation, as its tools show it: `read`, `write`, or `outside` (a write
+/// that makes Mattermost connect, send or send a browser to an address given in the call: asked like
+/// every write, and its question shows the address).
+pub fn access_word(e: &Entry) -> &'static str {
+    match (e.access, &e.outside) {
+        (_, Some(_)) => "outside",
+        (Access::Read, None) => "read",
+        (Access::Write, None) => "write",
+    }
+}
+
 /// Whether the spec or the server's source says the operation needs a system administrator.
 pub fn admin_only(e: &Entry) -> bool {
     e.permissions.system_admin

@@ -19,7 +19,14 @@ pub(super) fn shown_value(v: &Value) -> String {
         .unwrap_or_else(|| v.to_string())
 }
 
-/// The request as sent: method, path with its values, and the query.
+/// A query value as it goes on the wire: percent-encoded, so `&`, `=`, `#` or a newline in it stay in
+/// the value.
+fn encoded(v: &Value) -> String {
+    url::form_urlencoded::byte_serialize(shown_value(v).as_bytes()).collect()
+}
+
+/// The request as sent: method, path with its values, and the query, percent-encoded as the client
+/// sends it.
 pub(super) fn request_of(e: &Entry, params: &Params) -> String {
     let mut path = e.path.clone();
     let mut query = Vec::new();
@@ -29,7 +36,7 @@ pub(super) fn request_of(e: &Entry, params: &Params) -> String {
         };
         match p.location.as_str() {
             "path" => path = path.replace(&format!("{{{}}}", p.name), &shown_value(v)),
-            "query" => query.push(format!("{}={}", p.name, shown_value(v))),
+            "query" => query.push(format!("{}={}", p.name, encoded(v))),
             _ => {}
         }
     }
@@ -195,45 +202,173 @@ pub(super) fn canonical(v: &Value) -> String {
     }
 }
 
-/// The most characters of a body a question shows; a longer one is cut there, saying how much more it
-/// holds (what is confirmed is the whole of it: the answer is bound to every parameter).
+/// The most characters of body values a question shows in all. A longer body is cut field by field,
+/// each field keeping its name and a fair share of the room (the shortest whole), so no field can push
+/// another out of sight; what is confirmed is the whole of it (the answer is bound to every parameter).
 pub(super) const SHOWN_BODY: usize = 4000;
 
-/// What the person is asked before a write: the method, the path with its values, the query and the
-/// body, exactly as they will be sent.
-pub(super) fn question(e: &Entry, params: &Params) -> Question {
-    let request = request_of(e, params);
-    let body = match params.get(BODY).filter(|b| !b.is_null()) {
-        Some(b) => {
-            let pretty = serde_json::to_string_pretty(b).unwrap_or_else(|_| b.to_string());
-            let count = pretty.chars().count();
-            if count > SHOWN_BODY {
-                let head: String = pretty.chars().take(SHOWN_BODY).collect();
-                format!(
-                    "\n\nBody (its first {SHOWN_BODY} of {count} characters):\n{}",
-                    crate::confirm::shown(&format!("{head}…"))
-                )
-            } else {
-                format!("\n\nBody:\n{}", crate::confirm::shown(&pretty))
+/// The body fields given that the operation's body type does not hold, so the client drops them, as
+/// `body.a`, `body.b.c`: what was given and is absent from what is sent.
+fn dropped(given: &Value, sent: Option<&Value>, at: &str, out: &mut Vec<String>) {
+    if let Value::Object(g) = given {
+        for (k, v) in g {
+            let here = format!("{at}.{k}");
+            match sent.and_then(|s| s.get(k)) {
+                None if !v.is_null() => out.push(here),
+                None => {}
+                Some(s) => dropped(v, Some(s), &here, out),
             }
         }
-        None => String::new(),
+    }
+}
+
+/// Each top-level field of a body as the question shows it (`"name": value`, pretty JSON, every
+/// invisible character written out), cut to share [`SHOWN_BODY`] fairly: a field is cut only when it
+/// is longer than its share, and says how much of it is shown.
+fn body_lines(body: &Value) -> String {
+    let pretty = |v: &Value| {
+        crate::show::text::escape_invisible(
+            &serde_json::to_string_pretty(v).unwrap_or_else(|_| v.to_string()),
+        )
     };
+    let fields: Vec<(String, String)> = match body {
+        Value::Object(map) => map
+            .iter()
+            .map(|(k, v)| (crate::show::text::quoted(k), pretty(v)))
+            .collect(),
+        other => vec![(String::new(), pretty(other))],
+    };
+    let mut order: Vec<usize> = (0..fields.len()).collect();
+    order.sort_by_key(|i| fields[*i].1.chars().count());
+    let mut room = SHOWN_BODY;
+    let mut share = vec![0usize; fields.len()];
+    for (n, i) in order.iter().enumerate() {
+        let fair = room / (fields.len() - n).max(1);
+        let len = fields[*i].1.chars().count();
+        share[*i] = len.min(fair.max(80));
+        room = room.saturating_sub(share[*i]);
+    }
+    let mut out = Vec::new();
+    for (i, (name, value)) in fields.iter().enumerate() {
+        let len = value.chars().count();
+        let shown = if len > share[i] {
+            let head: String = value.chars().take(share[i]).collect();
+            format!("{head}… (cut: {} of its {len} characters shown)", share[i])
+        } else {
+            value.clone()
+        };
+        out.push(if name.is_empty() {
+            shown
+        } else {
+            format!("{name}: {shown}")
+        });
+    }
+    out.join("\n")
+}
+
+/// What the person is asked before a write: the method, the path with its values, each query value
+/// quoted, the address an outside operation reaches, and the body exactly as the client will send it
+/// (fields its type does not hold are named apart, as not sent). Every value is quoted and escaped, so
+/// no value can write text that looks like part of the question; the parts that decide (method, path,
+/// targets, query, address, every body field's name) are never cut.
+pub(super) fn question(e: &'static Entry, params: &Params) -> Result<Question, ToolError> {
+    let mut path = e.path.clone();
+    let mut query = Vec::new();
+    for p in &e.params {
+        let Some(v) = params.get(&p.name).filter(|v| !v.is_null()) else {
+            continue;
+        };
+        match p.location.as_str() {
+            "path" => path = path.replace(&format!("{{{}}}", p.name), &shown_value(v)),
+            "query" => query.push(format!(
+                "  {} = {}",
+                p.name,
+                crate::show::text::quoted(&shown_value(v))
+            )),
+            _ => {}
+        }
+    }
+    let sent = operations::sent_body(e, params)
+        .map_err(|d| ToolError::bad_argument(d.to_string()).with("operation", json!(e.id)))?;
+    let mut not_sent = Vec::new();
+    if let Some(given) = params.get(BODY).filter(|b| !b.is_null()) {
+        dropped(given, sent.as_ref(), BODY, &mut not_sent);
+    }
+    let mut text = format!(
+        "Send this request to Mattermost as you ({}, {})?\n\n{} {path}",
+        e.id,
+        e.tags.first().map(String::as_str).unwrap_or("api"),
+        e.method
+    );
+    if !query.is_empty() {
+        text.push_str(&format!("\nQuery:\n{}", query.join("\n")));
+    }
+    if let Some(o) = &e.outside {
+        let addresses: Vec<String> = o
+            .params
+            .iter()
+            .map(|name| {
+                let value = match name.strip_prefix("body.") {
+                    Some(field) => sent.as_ref().and_then(|b| b.get(field)),
+                    None if name == BODY => sent.as_ref(),
+                    None => params.get(name),
+                };
+                let shown = match value {
+                    Some(Value::String(s)) => crate::show::text::quoted(s),
+                    Some(v) if !v.is_null() => crate::show::text::escape_invisible(&v.to_string())
+                        .chars()
+                        .take(600)
+                        .collect(),
+                    _ => "(not given)".to_string(),
+                };
+                format!("  {name} = {shown}")
+            })
+            .collect();
+        text.push_str(&format!(
+            "\n\nIt reaches OUTSIDE Mattermost: {}. The address:\n{}",
+            o.how,
+            addresses.join("\n")
+        ));
+    }
+    if let Some(b) = &sent {
+        text.push_str(&format!(
+            "\n\nBody, as it will be sent:\n{}",
+            crate::confirm::shown(&body_lines(b))
+        ));
+    }
+    if !not_sent.is_empty() {
+        let names: Vec<String> = not_sent
+            .iter()
+            .take(20)
+            .map(|n| crate::show::text::quoted(&n.chars().take(80).collect::<String>()))
+            .collect();
+        text.push_str(&format!(
+            "\n\nNot sent (the operation's body has no such field, so they are dropped): {}{}",
+            names.join(", "),
+            if not_sent.len() > 20 {
+                format!(" and {} more", not_sent.len() - 20)
+            } else {
+                String::new()
+            }
+        ));
+    }
     let admin = if super::admin_only(e) {
         " It is an administrator's operation."
     } else {
         ""
     };
-    Question {
+    text.push_str(&format!(
+        "\n\nIt changes something in Mattermost, which others may see.{admin}"
+    ));
+    Ok(Question {
         action: format!("Send {} {}", e.method, e.path),
-        text: format!(
-            "Send this request to Mattermost as you ({}, {})?\n\n{request}{body}\n\nIt changes something in \
-             Mattermost, which others may see.{admin}",
-            e.id,
-            e.tags.first().map(String::as_str).unwrap_or("api")
-        ),
-        binding: vec![e.id.clone(), canonical(&Value::Object(params.clone()))],
-    }
+        text,
+        binding: vec![
+            e.id.clone(),
+            canonical(&Value::Object(params.clone())),
+            sent.as_ref().map(canonical).unwrap_or_default(),
+        ],
+    })
 }
 
 #[cfg(test)]
@@ -249,12 +384,100 @@ mod tests {
     }
 
     #[test]
+    fn every_parameter_that_looks_like_an_address_is_classed_outside_or_inside() {
+        use mattermost_spec::catalog::{REACHES_OUTSIDE, STAYS_INSIDE, address_like};
+        let catalog = operations::catalog();
+        let mut unclassed = Vec::new();
+        let mut scanned = 0;
+        for e in &catalog.operations {
+            for p in address_like(e) {
+                scanned += 1;
+                let outside = e.outside.as_ref().is_some_and(|o| {
+                    o.params
+                        .iter()
+                        .any(|q| *q == p || q == BODY || p.starts_with(&format!("{q}.")))
+                });
+                let inside = STAYS_INSIDE.iter().any(|(op, q, _)| *op == e.id && *q == p);
+                if !outside && !inside {
+                    unclassed.push(format!("{} {p}", e.id));
+                }
+            }
+        }
+        assert!(scanned >= 25, "scanned only {scanned}");
+        assert!(
+            unclassed.is_empty(),
+            "parameters that look like addresses, neither in REACHES_OUTSIDE nor STAYS_INSIDE: {unclassed:?}"
+        );
+        for (op, params, _) in REACHES_OUTSIDE {
+            let e = of(op);
+            assert_eq!(e.access, Access::Write, "{op} is asked like a write");
+            for p in *params {
+                let known = *p == BODY
+                    || e.param(p).is_some()
+                    || p.strip_prefix("body.").is_some_and(|f| {
+                        e.body
+                            .as_ref()
+                            .is_some_and(|b| b.fields.iter().any(|x| x.name == f))
+                    });
+                assert!(known, "{op} has no parameter {p}");
+            }
+        }
+        for (op, p, _) in STAYS_INSIDE {
+            assert!(
+                address_like(of(op)).iter().any(|q| q == p),
+                "{op} {p} is no longer a parameter that looks like an address"
+            );
+        }
+    }
+
+    #[test]
+    fn a_question_quotes_every_value_and_shows_a_dropped_field_apart() {
+        let e = of("InstallPluginFromUrl");
+        let p = params(
+            json!({"plugin_download_url": "http://x.example/p.tgz\n\nThis is only a read of your profile.\u{202E}"}),
+        );
+        let q = question(e, &p).expect("a question");
+        assert!(
+            q.text.contains(
+                "plugin_download_url = \"http://x.example/p.tgz\\n\\nThis is only a read of your profile.\\u{202E}\""
+            ),
+            "{}",
+            q.text
+        );
+        assert!(!q.text.contains("p.tgz\n"), "{}", q.text);
+        assert!(q.text.contains("OUTSIDE Mattermost"), "{}", q.text);
+        let r = request_of(e, &p);
+        assert!(!r.contains('\n') && r.contains("%0A%0AThis"), "{r}");
+        let e = of("CreatePost");
+        let p = params(
+            json!({"body": {"aaaa": "a".repeat(6000), "channel_id": "abcdefghijklmnopqrstuvwxyz",
+            "message": "HIDDEN: wire the money"}}),
+        );
+        let q = question(e, &p).expect("a question");
+        assert!(q.text.contains("HIDDEN: wire the money"), "{}", q.text);
+        assert!(q.text.contains("\"body.aaaa\""), "{}", q.text);
+        assert!(!q.text.contains(&"a".repeat(50)), "{}", q.text);
+        let e = of("CreatePost");
+        let p = params(
+            json!({"body": {"message": "x".repeat(9000), "channel_id": "abcdefghijklmnopqrstuvwxyz"}}),
+        );
+        let q = question(e, &p).expect("a question");
+        assert!(
+            q.text
+                .contains("\"channel_id\": \"abcdefghijklmnopqrstuvwxyz\""),
+            "a short field stays whole when a long one is cut: {}",
+            q.text
+        );
+        assert!(q.text.contains("(cut:"), "{}", q.text);
+    }
+
+    #[test]
     fn a_question_shows_the_method_the_path_with_its_values_and_the_body() {
         let e = of("CreateIncomingWebhook");
         let p = params(
             json!({"body": {"channel_id": "abcdefghijklmnopqrstuvwxyz", "display_name": "Deploys"}}),
         );
-        let q = question(e, &p);
+        let q = question(e, &p).expect("a question");
         assert!(q.text.contains("POST /api/v4/hooks/incoming"), "{}", q.text);
         assert!(
             q.text.contains("\"display_name\": \"Deploys\""),
@@ -266,7 +489,7 @@ mod tests {
         );
         assert_eq!(
             q.binding,
-            question(e, &reordered).binding,
+            question(e, &reordered).expect("a question").binding,
             "bound to the parameters, not their order"
         );
         let r = request_of(of("GetChannel"), &params(json!({"channel_id": "abc"})));

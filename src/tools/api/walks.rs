@@ -116,7 +116,7 @@ pub(super) async fn whole<A>(
 pub(super) async fn write<A>(
     cx: &Ctx,
     input: &Input<A>,
-    e: &Entry,
+    e: &'static Entry,
     params: &Params,
     position: Option<Position>,
 ) -> Result<Page<Value, Called>, Stop> {
@@ -141,7 +141,7 @@ pub(super) async fn write<A>(
         ));
     }
     confirm::preflight(input)?;
-    let question = question(e, params);
+    let question = question(e, params)?;
     let cleared = confirm::ask(cx, input, &question).await?;
     let (reply, request) = send(
         cx,

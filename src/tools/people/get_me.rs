@@ -70,7 +70,7 @@ async fn run(cx: &Ctx, _input: Input<Args>) -> Result<Me, ToolError> {
         .and_then(|v| v.to_str().ok())
         .map(str::to_string);
     let u = answer.into_inner();
-    cx.learn_username(u.id(), u.username());
+    cx.learn_user(&u);
     let nonempty = |s: &Option<String>| s.clone().filter(|v| !v.is_empty());
     let timezone = u.timezone.as_ref().and_then(|tz| {
         let zone = if tz.use_automatic_timezone.as_deref() == Some("true") {

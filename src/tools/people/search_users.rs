@@ -183,7 +183,7 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Page<UserItem>, ToolError> 
         .filter(|u| seen.insert(u.id().to_string()))
         .collect();
     for u in &listed {
-        cx.learn_username(u.id(), u.username());
+        cx.learn_user(u);
     }
     let start = after.as_ref().map_or(0, |a| resume_after(&listed, a));
     let end = (start + limit).min(listed.len());

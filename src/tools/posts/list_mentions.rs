@@ -259,6 +259,7 @@ mod tests {
             allow_writes: false,
             toolsets: None,
             confirm_writes: Default::default(),
+            content: Default::default(),
         };
         let mm = Arc::new(config.connect().expect("a client"));
         let cx = Ctx::new(mm, config.token);

@@ -167,10 +167,15 @@ async fn read_threads(
         let participants = t.participants.iter().flatten().filter_map(|u| u.id.clone());
         root.into_iter().chain(participants)
     });
-    let names = cx.usernames(people.collect::<Vec<_>>()).await?;
+    let authors = cx.authors(people.collect::<Vec<_>>()).await?;
+    let names: std::collections::HashMap<String, String> = authors
+        .iter()
+        .map(|(id, a)| (id.clone(), a.username.clone()))
+        .collect();
     let me = cx.my_id().await?;
     let shown = Shown {
         usernames: &names,
+        authors: &authors,
         me: &me,
     };
     let labels = channel_labels(cx, read.threads.iter().map(channel_of)).await?;

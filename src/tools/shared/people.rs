@@ -29,7 +29,7 @@ pub async fn users_by_ids(
             .await?;
         for u in users {
             if !u.id().is_empty() && !u.username().is_empty() {
-                cx.learn_username(u.id(), u.username());
+                cx.learn_user(&u);
                 out.insert(u.id().to_string(), u);
             }
         }

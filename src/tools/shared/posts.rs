@@ -17,10 +17,15 @@ pub async fn post_items(
     posts: &[Post],
     max: Option<usize>,
 ) -> Result<Vec<PostItem>, ToolError> {
-    let names = cx.usernames(show::authors(posts)).await?;
+    let authors = cx.authors(show::authors(posts)).await?;
+    let names: HashMap<String, String> = authors
+        .iter()
+        .map(|(id, a)| (id.clone(), a.username.clone()))
+        .collect();
     let me = cx.my_id().await?;
     let shown = Shown {
         usernames: &names,
+        authors: &authors,
         me: &me,
     };
     Ok(posts.iter().map(|p| PostItem::of(p, &shown, max)).collect())

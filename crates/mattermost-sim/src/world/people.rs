@@ -48,6 +48,7 @@ impl World {
             last_activity_at: at,
             props: Default::default(),
             manual_timezone: String::new(),
+            remote_id: String::new(),
         });
         let token = self.new_id();
         self.tokens.push((token, id.clone()));
@@ -73,6 +74,20 @@ impl World {
         if let Some(u) = self.user_mut(user_id) {
             u.delete_at = at;
             u.update_at = at;
+        }
+    }
+
+    /// Make a user a guest: the `system_guest` role in place of `system_user` (`model.User.IsGuest`).
+    pub fn make_guest(&mut self, user_id: &str) {
+        if let Some(u) = self.user_mut(user_id) {
+            u.roles = "system_guest".to_string();
+        }
+    }
+
+    /// Make a user one of another server's, met through a shared channel (`model.User.RemoteId`).
+    pub fn make_remote(&mut self, user_id: &str, remote_id: &str) {
+        if let Some(u) = self.user_mut(user_id) {
+            u.remote_id = remote_id.to_string();
         }
     }
 
@@ -145,13 +160,20 @@ impl World {
             .unwrap_or_else(|| format!("no-such-user-{username}"))
     }
 
-    /// Make a user's token expired: it now gets 401 `api.context.session_expired.app_error`.
     /// Gives a user a token of the test's choosing (a recognisable one, to look for leaks), in place of
     /// the one the world made.
     pub fn set_token(&mut self, username: &str, token: &str) {
         if let Some(id) = self.user_id(username) {
             self.tokens.retain(|(_, u)| *u != id);
             self.tokens.push((token.to_string(), id));
+        }
+    }
+
+    /// Gives every user a new token from `fresh` (the demo makes them random, so no token of a demo
+    /// that listens on a network can be read from this repository).
+    pub fn replace_tokens(&mut self, mut fresh: impl FnMut() -> String) {
+        for (token, _) in self.tokens.iter_mut() {
+            *token = fresh();
         }
     }
 

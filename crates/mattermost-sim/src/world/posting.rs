@@ -122,6 +122,15 @@ impl World {
 // ----- making posts ------------------------------------------------------------------------------
 
 impl World {
+    /// Sets a prop of a stored post as the server sets it for integrations (`from_webhook`,
+    /// `override_username`, ...: what `App.CreateWebhookPost` and `CreateCommandPost` add).
+    pub fn set_post_prop(&mut self, post_id: &str, name: &str, value: &str) {
+        if let Some(p) = self.post_mut(post_id) {
+            p.props
+                .insert(name.to_string(), Value::String(value.to_string()));
+        }
+    }
+
     /// A root post in a channel at `create_at_ms`, with the side effects of `CreatePostAsUser`:
     /// the members it mentions get a mention, and the poster's channel is marked viewed (not for a
     /// bot).
