@@ -34,6 +34,36 @@ pub(crate) struct Shared {
     pub faults: Mutex<Faults>,
     pub counter: AtomicU64,
     pub addr: SocketAddr,
+    /// The WebSocket hub (`crate::hub`).
+    pub hub: Mutex<crate::hub::Hub>,
+}
+
+/// Publishes on the WebSocket what the world recorded as happened (the events of the request just
+/// served, or of a test's change), to every connection that should receive them; with a delay
+/// fault, after the delay.
+pub(crate) fn publish(shared: &Arc<Shared>) {
+    let events = {
+        let mut world = lock(&shared.world);
+        let happened = world.take_happenings();
+        if happened.is_empty() {
+            return;
+        }
+        let events = crate::hub::events_of(&world, &happened);
+        let delay = lock(&shared.hub).event_delay();
+        match delay {
+            None => {
+                lock(&shared.hub).deliver(&world, &events);
+                return;
+            }
+            Some(d) => (events, d),
+        }
+    };
+    let shared = shared.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(events.1).await;
+        let world = lock(&shared.world);
+        lock(&shared.hub).deliver(&world, &events.0);
+    });
 }
 
 /// Lock a mutex even if a previous holder panicked (the data stays usable for tests).
@@ -50,6 +80,11 @@ pub(crate) struct SimBody {
 }
 
 impl SimBody {
+    /// A whole body.
+    pub(crate) fn of(b: Vec<u8>) -> SimBody {
+        SimBody::full(b)
+    }
+
     fn full(b: Vec<u8>) -> SimBody {
         SimBody {
             data: if b.is_empty() {
@@ -137,6 +172,7 @@ pub(crate) async fn serve(listener: TcpListener, shared: Arc<Shared>) {
             let svc = hyper::service::service_fn(move |req| handle(shared.clone(), req));
             let _ = hyper::server::conn::http1::Builder::new()
                 .serve_connection(io, svc)
+                .with_upgrades()
                 .await;
         });
     }
@@ -202,6 +238,33 @@ async fn handle(
     shared: Arc<Shared>,
     req: hyper::Request<Incoming>,
 ) -> Result<Response<SimBody>, CutConnection> {
+    let answer = handle_request(shared.clone(), req).await;
+    publish(&shared);
+    answer
+}
+
+async fn handle_request(
+    shared: Arc<Shared>,
+    req: hyper::Request<Incoming>,
+) -> Result<Response<SimBody>, CutConnection> {
+    if req.method() == hyper::Method::GET && crate::websocket::is_websocket(req.uri().path()) {
+        let query = params::parse_query(req.uri().query().unwrap_or(""));
+        let headers: Vec<(String, String)> = req
+            .headers()
+            .iter()
+            .map(|(k, v)| {
+                (
+                    k.as_str().to_ascii_lowercase(),
+                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                )
+            })
+            .collect();
+        let token = match find_token(&headers, &query) {
+            TokenSource::Header(t) | TokenSource::Query(t) => Some(truncate_token(&t).to_string()),
+            TokenSource::None => None,
+        };
+        return Ok(crate::websocket::upgrade(shared, req, token, query, headers));
+    }
     let method = req.method().as_str().to_string();
     let path = req.uri().path().to_string();
     let raw_query = req.uri().query().unwrap_or("").to_string();

@@ -30,6 +30,7 @@ mod demo;
 mod faults;
 mod fulltext;
 mod http;
+mod hub;
 mod ids;
 mod log;
 mod mentions;
@@ -41,6 +42,7 @@ mod router;
 mod routes;
 pub mod samples;
 mod sim;
+mod websocket;
 mod world;
 
 pub use faults::{Fault, FaultRule};

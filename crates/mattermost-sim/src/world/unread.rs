@@ -3,6 +3,7 @@
 //! the view route's `MarkChannelsAsViewed`.
 
 use super::World;
+use super::Happened;
 
 impl World {
     /// Mark a channel viewed by a user at `at_ms`: LastViewedAt is set to it, MsgCount covers the
@@ -21,6 +22,10 @@ impl World {
             m.msg_count_root = roots;
             m.mention_count = mentions;
         }
+        self.happened(Happened::Viewed {
+            user_id: user_id.to_string(),
+            times: vec![(channel_id.to_string(), at_ms)],
+        });
     }
 
     /// The channel's counted posts created at or before `t`: (all, roots).
@@ -162,6 +167,10 @@ impl World {
                 m.last_update_at = m.last_viewed_at;
             }
         }
+        self.happened(Happened::Viewed {
+            user_id: user_id.to_string(),
+            times: times.clone(),
+        });
         times
     }
 }
