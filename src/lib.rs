@@ -25,6 +25,7 @@ mod governance;
 pub mod ids;
 pub mod inventory;
 pub(crate) mod jsonrpc;
+pub mod live;
 pub mod log;
 pub mod mattermost;
 pub mod overrides_cmd;

@@ -67,6 +67,8 @@ pub struct HttpSettings {
     pub stateless: bool,
     pub shutdown: Duration,
     pub tls: Option<Tls>,
+    /// The bounds of watching (`crate::live`).
+    pub watch: crate::live::WatchSettings,
     /// Whether the public URL was derived from the address (then it follows the bound port).
     derived: bool,
 }
@@ -231,6 +233,7 @@ impl HttpSettings {
             )? as usize,
             session_dir,
             stateless: boolean(config::STATELESS, get(config::STATELESS))?,
+            watch: crate::live::WatchSettings::from(&get)?,
             shutdown: seconds(config::SHUTDOWN, get(config::SHUTDOWN), 30)?,
             tls,
             derived: loopback && get(config::PUBLIC_URL).is_none_or(|v| v.trim().is_empty()),

@@ -263,7 +263,9 @@ async fn handle_request(
             TokenSource::Header(t) | TokenSource::Query(t) => Some(truncate_token(&t).to_string()),
             TokenSource::None => None,
         };
-        return Ok(crate::websocket::upgrade(shared, req, token, query, headers));
+        return Ok(crate::websocket::upgrade(
+            shared, req, token, query, headers,
+        ));
     }
     let method = req.method().as_str().to_string();
     let path = req.uri().path().to_string();

@@ -713,9 +713,14 @@ mod tests {
         post(&mut w, &mut hub, &ch, &bob, 3);
         let got = frames(&mut rx);
         assert_eq!(got[0]["event"], "hello");
-        let id = got[0]["data"]["connection_id"].as_str().expect("id").to_string();
+        let id = got[0]["data"]["connection_id"]
+            .as_str()
+            .expect("id")
+            .to_string();
         assert_eq!(
-            got.iter().map(|f| f["seq"].as_i64().unwrap_or(-1)).collect::<Vec<_>>(),
+            got.iter()
+                .map(|f| f["seq"].as_i64().unwrap_or(-1))
+                .collect::<Vec<_>>(),
             vec![0, 1, 2, 3]
         );
         // the client saw up to seq 1, the socket drops, two more posts wait in the send queue
@@ -725,7 +730,9 @@ mod tests {
         hub.register(&mut w, &alice, Some((id.clone(), 2)), tx);
         let got = frames(&mut rx);
         assert_eq!(
-            got.iter().map(|f| f["seq"].as_i64().unwrap_or(-1)).collect::<Vec<_>>(),
+            got.iter()
+                .map(|f| f["seq"].as_i64().unwrap_or(-1))
+                .collect::<Vec<_>>(),
             vec![2, 3, 4, 5],
             "seq 2 and 3 again from the dead queue, then the queued ones; no hello"
         );
@@ -754,7 +761,8 @@ mod tests {
         let bob_got = frames(&mut rx_bob);
         assert_eq!(bob_got.len(), 2);
         let post: Value =
-            serde_json::from_str(bob_got[1]["data"]["post"].as_str().expect("a string")).expect("json");
+            serde_json::from_str(bob_got[1]["data"]["post"].as_str().expect("a string"))
+                .expect("json");
         assert_eq!(post["message"], "hi");
         w.join(&ch, &carol);
         let h = w.take_happenings();
@@ -772,20 +780,34 @@ mod tests {
         let mut hub = Hub::default();
         let (tx, mut rx) = unbounded_channel();
         let Registered::Open(key) = hub.register(&mut w, &alice, None, tx);
-        let id = frames(&mut rx)[0]["data"]["connection_id"].as_str().expect("id").to_string();
+        let id = frames(&mut rx)[0]["data"]["connection_id"]
+            .as_str()
+            .expect("id")
+            .to_string();
         hub.unregister(key);
         hub.advance(Duration::from_millis(INACTIVE_REAP_MS as u64 + 1000));
         let (tx, mut rx) = unbounded_channel();
         hub.register(&mut w, &alice, Some((id.clone(), 1)), tx);
         let got = frames(&mut rx);
         assert_eq!(got[0]["event"], "hello");
-        assert_ne!(got[0]["data"]["connection_id"], json!(id), "reaped: a new id");
-        let id = got[0]["data"]["connection_id"].as_str().expect("id").to_string();
+        assert_ne!(
+            got[0]["data"]["connection_id"],
+            json!(id),
+            "reaped: a new id"
+        );
+        let id = got[0]["data"]["connection_id"]
+            .as_str()
+            .expect("id")
+            .to_string();
         hub.drop_sockets();
         post(&mut w, &mut hub, &ch, &bob, SEND_QUEUE_SIZE + 1);
         let (tx, mut rx) = unbounded_channel();
         hub.register(&mut w, &alice, Some((id.clone(), 1)), tx);
         let got = frames(&mut rx);
-        assert_ne!(got[0]["data"]["connection_id"], json!(id), "closed when its queue overflowed");
+        assert_ne!(
+            got[0]["data"]["connection_id"],
+            json!(id),
+            "closed when its queue overflowed"
+        );
     }
 }

@@ -47,12 +47,7 @@ pub(crate) fn upgrade(
     query: Vec<(String, String)>,
     headers: Vec<(String, String)>,
 ) -> Response<SimBody> {
-    let header = |n: &str| {
-        headers
-            .iter()
-            .find(|(k, _)| k == n)
-            .map(|(_, v)| v.clone())
-    };
+    let header = |n: &str| headers.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone());
     let (user, username) = match &token {
         Some(t) => {
             let w = lock(&shared.world);

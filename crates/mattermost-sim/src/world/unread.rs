@@ -2,8 +2,8 @@
 //! a view as the seeding API sets it, the poster's own view after a post (`CreatePostAsUser`), and
 //! the view route's `MarkChannelsAsViewed`.
 
-use super::World;
 use super::Happened;
+use super::World;
 
 impl World {
     /// Mark a channel viewed by a user at `at_ms`: LastViewedAt is set to it, MsgCount covers the
