@@ -17,6 +17,7 @@ mod http_hardening;
 mod http_harness;
 mod http_isolation;
 mod http_nginx;
+mod live;
 mod operations;
 mod people;
 mod protocol;

@@ -296,13 +296,17 @@ async fn target(cx: &Ctx, me: &str, args: &Args) -> Result<Target, ToolError> {
         });
     }
     let is_permalink = s.contains("/pl/");
+    let mut not_a_member = None;
     let channel = if is_permalink {
         None
     } else {
         let id = resolve::channel_id(cx, s, args.team.as_deref()).await?;
         match member(cx, &id, me).await {
             Ok(()) => Some(id),
-            Err(e) if crate::ids::is_id(s) && e.kind == ErrorKind::NotFound => None,
+            Err(e) if crate::ids::is_id(s) && e.kind == ErrorKind::NotFound => {
+                not_a_member = Some(e);
+                None
+            }
             Err(e) => return Err(e),
         }
     };
@@ -314,13 +318,19 @@ async fn target(cx: &Ctx, me: &str, args: &Args) -> Result<Target, ToolError> {
         });
     }
     let post_id = resolve::post_id(s)?;
-    let post = cx
+    let post = match cx
         .call(
             cx.api().get_post().post_id(&post_id).send(),
             "post",
             &post_id,
         )
-        .await?;
+        .await
+    {
+        Ok(p) => p,
+        // An id that is neither: the channel's reason says what to do.
+        Err(e) if e.kind == ErrorKind::NotFound => return Err(not_a_member.unwrap_or(e)),
+        Err(e) => return Err(e),
+    };
     let root = post.root().unwrap_or(post.id()).to_string();
     let channel = post.channel().to_string();
     member(cx, &channel, me).await?;
@@ -420,8 +430,12 @@ fn after(p: &Post) -> Position {
     }
 }
 
-/// Whether `p` comes after `from` (time, then id).
+/// Whether `p` comes after `from`: after its post (time, then id), or, when it names none, after
+/// its whole millisecond.
 fn is_after(p: &Post, from: &Position) -> bool {
+    if from.a.is_empty() {
+        return p.created() > from.t;
+    }
     (p.created(), p.id()) > (from.t, from.a.as_str())
 }
 
