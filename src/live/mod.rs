@@ -17,6 +17,7 @@
 pub mod coalesce;
 pub mod event;
 pub mod registry;
+pub mod sessions;
 pub mod settings;
 pub mod socket;
 pub mod uri;

@@ -70,7 +70,7 @@ pub struct Server {
     /// Watching (subscriptions and `wait_for_activity`), when offered.
     pub(super) live: Option<Arc<crate::live::Live>>,
     /// The 2025-11-25 subscriptions of each session.
-    pub(super) subscriptions: Arc<super::subscribe::Subscriptions>,
+    pub(super) subscriptions: Arc<crate::live::sessions::Sessions>,
 }
 
 impl Server {

@@ -16,7 +16,7 @@
 use super::state::Server;
 use crate::context::Ctx;
 use crate::error::About;
-use crate::live::watcher::WatchGuard;
+use crate::live::sessions::{self, Guards, Sessions};
 use crate::live::{Person, Update, Watchable, Watcher};
 use crate::mattermost::MmError;
 use crate::mattermost::call::CallScope;
@@ -24,29 +24,11 @@ use rmcp::model::{ResourceUpdatedNotificationParam, SubscriptionFilter};
 use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, Peer, RoleServer};
 use serde_json::json;
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// How often a session's forwarder looks whether its transport closed.
 const CLOSED_CHECK: Duration = Duration::from_secs(15);
-
-type Guards = Arc<Mutex<HashMap<String, WatchGuard>>>;
-
-struct Session {
-    guards: Guards,
-    task: tokio::task::AbortHandle,
-}
-
-/// The 2025-11-25 subscriptions of every session.
-#[derive(Default)]
-pub struct Subscriptions {
-    sessions: Mutex<HashMap<String, Session>>,
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 /// The session a request belongs to: its `Mcp-Session-Id` over HTTP, the one session over stdio.
 fn session_of(rcx: &RequestContext<RoleServer>) -> String {
@@ -82,57 +64,29 @@ impl Server {
         let watcher = person.watcher().await.map_err(|e| refused(uri, e))?;
         let (channel, root) = access(&watcher, &what, self.budget).await?;
         let session = session_of(rcx);
-        let guards = {
-            let mut sessions = lock(&self.subscriptions.sessions);
-            let entry = sessions.get(&session).filter(|s| !s.task.is_finished());
-            match entry {
-                Some(s) => s.guards.clone(),
-                None => {
-                    let guards: Guards = Arc::default();
-                    let task = tokio::spawn(forward(
-                        rcx.peer.clone(),
-                        watcher.clone(),
-                        guards.clone(),
-                        self.subscriptions.clone(),
-                        session.clone(),
-                    ))
-                    .abort_handle();
-                    sessions.insert(
-                        session.clone(),
-                        Session {
-                            guards: guards.clone(),
-                            task,
-                        },
-                    );
-                    guards
-                }
-            }
-        };
-        if lock(&guards).contains_key(uri) {
+        let guards = self.subscriptions.guards_or_start(&session, |guards| {
+            tokio::spawn(forward(
+                rcx.peer.clone(),
+                watcher.clone(),
+                guards,
+                self.subscriptions.clone(),
+                session.clone(),
+            ))
+            .abort_handle()
+        });
+        if sessions::guards(&guards).contains_key(uri) {
             return Ok(());
         }
         let guard = watcher
             .watch(what, channel, root)
             .map_err(|e| refused(uri, e))?;
-        lock(&guards).insert(uri.to_string(), guard);
+        sessions::guards(&guards).insert(uri.to_string(), guard);
         Ok(())
     }
 
     /// `resources/unsubscribe`: the watch ends (unsubscribing what was not subscribed is no error).
     pub(super) fn unsubscribe_uri(&self, uri: &str, rcx: &RequestContext<RoleServer>) {
-        let session = session_of(rcx);
-        let mut sessions = lock(&self.subscriptions.sessions);
-        let empty = match sessions.get(&session) {
-            Some(s) => {
-                let mut g = lock(&s.guards);
-                g.remove(uri);
-                g.is_empty()
-            }
-            None => false,
-        };
-        if empty && let Some(s) = sessions.remove(&session) {
-            s.task.abort();
-        }
+        self.subscriptions.unwatch(&session_of(rcx), uri);
     }
 
     /// `subscriptions/listen`: runs one stream until it is cancelled, the person's watcher ends or
@@ -308,7 +262,7 @@ async fn forward(
     peer: Peer<RoleServer>,
     watcher: Arc<Watcher>,
     guards: Guards,
-    all: Arc<Subscriptions>,
+    all: Arc<Sessions>,
     session: String,
 ) {
     let mut updates = watcher.updates();
@@ -323,7 +277,7 @@ async fn forward(
             }
             got = updates.recv() => match got {
                 Ok(Update::Resource(uri)) => {
-                    if !lock(&guards).contains_key(&uri) {
+                    if !sessions::guards(&guards).contains_key(&uri) {
                         continue;
                     }
                     if peer
@@ -344,6 +298,6 @@ async fn forward(
             },
         }
     }
-    lock(&guards).clear();
-    lock(&all.sessions).remove(&session);
+    sessions::guards(&guards).clear();
+    all.end(&session);
 }

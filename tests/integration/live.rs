@@ -244,11 +244,7 @@ async fn over_stdio_2025_a_post_and_a_reply_by_someone_else_are_notified_within_
         "no update after unsubscribe"
     );
     // The token never went into a URL: the upgrade carries it in the header (redacted in the log).
-    let upgrades: Vec<_> = sim
-        .log()
-        .into_iter()
-        .filter(|r| r.path == "/api/v4/websocket")
-        .collect();
+    let upgrades = sim.websocket_upgrades();
     assert!(!upgrades.is_empty());
     let token = sim.token("alice");
     for r in &upgrades {

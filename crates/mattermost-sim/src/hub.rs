@@ -236,6 +236,9 @@ pub(crate) struct Hub {
     offset_ms: i64,
     /// Connection ids ever handed out, for tests.
     pub handed_out: Vec<String>,
+    /// Every upgrade request, kept apart from the REST request log (the spec has no WebSocket
+    /// operation).
+    pub upgrades: Vec<crate::log::LoggedRequest>,
 }
 
 /// How an upgrade went.

@@ -25,6 +25,7 @@
 //! # Ok(()) }
 //! ```
 
+mod body;
 mod clock;
 mod demo;
 mod faults;
@@ -41,6 +42,7 @@ mod rng;
 mod router;
 mod routes;
 pub mod samples;
+mod shared;
 mod sim;
 mod websocket;
 mod world;

@@ -133,6 +133,12 @@ impl Sim {
         lock(&self.shared.hub).open_sockets()
     }
 
+    /// Every WebSocket upgrade request so far (kept apart from [`Sim::log`]), its status 101 or the
+    /// refusal's.
+    pub fn websocket_upgrades(&self) -> Vec<LoggedRequest> {
+        lock(&self.shared.hub).upgrades.clone()
+    }
+
     /// Every connection id the hub handed out so far, oldest first.
     pub fn websocket_connection_ids(&self) -> Vec<String> {
         lock(&self.shared.hub).handed_out.clone()

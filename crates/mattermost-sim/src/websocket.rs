@@ -7,7 +7,8 @@
 //! `MMAUTHTOKEN` cookie): a token the server does not know is answered 401 before the upgrade; no
 //! token at all opens a socket that must authenticate with its first message. `connection_id` and
 //! `sequence_number` in the query ask to continue a connection (`PopulateWebConnConfig`: a
-//! `connection_id` without a valid sequence number closes the socket).
+//! `connection_id` without a valid sequence number closes the socket). Upgrades are logged apart
+//! from the REST requests ([`crate::Sim::websocket_upgrades`]).
 
 use std::sync::Arc;
 
@@ -22,9 +23,10 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::handshake::derive_accept_key;
 use tokio_tungstenite::tungstenite::protocol::Role;
 
-use crate::http::{Shared, SimBody, lock};
+use crate::body::SimBody;
 use crate::hub::{Out, Registered};
 use crate::log::LoggedRequest;
+use crate::shared::{Shared, lock};
 
 /// Whether a path is the WebSocket route (`/{websocket:websocket(?:\/)?}` under `/api/v4`).
 pub(crate) fn is_websocket(path: &str) -> bool {
@@ -103,7 +105,7 @@ pub(crate) fn upgrade(
     } else {
         Ok(())
     };
-    lock(&shared.log).push(log);
+    lock(&shared.hub).upgrades.push(log);
     if let Err(refusal) = answer {
         return refusal;
     }

@@ -49,18 +49,16 @@ const THREAD_PAGES: usize = 10;
 pub const TOOL: Tool = Tool {
     name: "wait_for_activity",
     title: "Wait for new posts",
-    description: "Waits until someone else posts in a channel, a thread (give its post) or anywhere in your \
-                  channels (`inbox`), then answers the new posts oldest first; pass next_cursor back to wait \
-                  again without missing anything. At the timeout (timeout_secs: default 30, at most 100, and \
-                  within the call budget) it answers no posts, news: false, and the cursor to wait on. Nothing \
-                  is marked read.",
+    description: "Waits until someone else posts in a channel, a thread or your inbox; answers the new posts \
+                  oldest first and a cursor to wait again from. At the timeout (default 30 s, max 100) news is \
+                  false.",
     toolset: Toolset::Posts,
     args: &[
         Arg {
             name: "source",
             kind: Kind::Channel,
             required: true,
-            about: "A channel (id, name, ~name, @user), a post's id or permalink for its thread, or inbox.",
+            about: "A channel, a post (its thread) or inbox.",
             shapes: None,
         },
         super::TEAM_OF_CHANNEL,
@@ -68,7 +66,7 @@ pub const TOOL: Tool = Tool {
             name: "timeout_secs",
             kind: Kind::Seconds { max: MAX_WAIT },
             required: false,
-            about: "How long to wait, in seconds (default 30, at most 100).",
+            about: "Default 30.",
             shapes: None,
         },
     ],
@@ -173,13 +171,8 @@ struct Args {
 pub struct Waited {
     /// What was waited on: `channel`, `thread` or `inbox`.
     pub source: String,
-    /// The resource watched (`mattermost://channels/{id}`, `mattermost://posts/{root}`,
-    /// `mattermost://me/inbox`).
-    pub uri: String,
     /// Whether someone else wrote something new.
     pub news: bool,
-    /// More new posts are there already than this page held: wait again at once for them.
-    pub more_waiting: bool,
     /// Seconds waited.
     pub waited_secs: u64,
     /// What the answer means, in a sentence.
@@ -535,10 +528,10 @@ async fn answer(
     started: Instant,
     from: &Position,
 ) -> Result<Page<PostItem, Waited>, ToolError> {
-    let (source, uri) = match &target.what {
-        Watchable::Channel(_) => ("channel", target.what.uri()),
-        Watchable::Thread(_) => ("thread", target.what.uri()),
-        Watchable::Inbox => ("inbox", target.what.uri()),
+    let source = match &target.what {
+        Watchable::Channel(_) => "channel",
+        Watchable::Thread(_) => "thread",
+        Watchable::Inbox => "inbox",
     };
     let waited = started.elapsed().as_secs();
     let note = if news {
@@ -546,7 +539,7 @@ async fn answer(
             "{} new post(s) after {waited} s; pass next_cursor back to wait for what comes after them{}.",
             read.posts.len(),
             if read.more {
-                " (more are there already)"
+                " (more are there already: wait again at once)"
             } else {
                 ""
             }
@@ -567,9 +560,7 @@ async fn answer(
         .continue_at(Some(read.next))
         .with_extra(Waited {
             source: source.to_string(),
-            uri,
             news,
-            more_waiting: read.more,
             waited_secs: waited,
             note,
         })
