@@ -171,11 +171,12 @@ impl Conn {
     fn dead_from(&self, index: usize) -> Vec<(i64, Event)> {
         let mut out = Vec::new();
         if self.dead[self.dead_pointer].is_none() {
-            for slot in &self.dead[index..self.dead_pointer] {
-                if let Some(e) = slot {
-                    out.push(e.clone());
-                }
-            }
+            out.extend(
+                self.dead[index..self.dead_pointer]
+                    .iter()
+                    .flatten()
+                    .cloned(),
+            );
             return out;
         }
         let mut at = index;
