@@ -67,7 +67,7 @@ pub const TOOL: Tool = Tool {
             kind: Kind::Seconds { max: MAX_WAIT },
             required: false,
             about: "Default 30.",
-            shapes: None,
+            shapes: Some("how long the call waits before it answers that nothing came"),
         },
     ],
     answer: Answer::List {
@@ -92,7 +92,13 @@ pub const TOOL: Tool = Tool {
         },
         Call {
             operation: "GetPost",
-            params: &[("post_id", Source::Arg("source"))],
+            params: &[
+                ("post_id", Source::Arg("source")),
+                (
+                    "include_deleted",
+                    Source::Omitted("a deleted post's thread gets no new replies to wait for"),
+                ),
+            ],
         },
         Call {
             operation: "GetChannelsForUser",
