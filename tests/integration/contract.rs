@@ -84,9 +84,11 @@ fn tools_list_stays_within_its_byte_budget() {
     println!(
         "tools/list: {default} bytes with the default toolsets, {everything} with every toolset and writes"
     );
+    // 30,000 until wait_for_activity (about 1,100 bytes, most of it the post list's output schema)
+    // joined the default posts toolset.
     assert!(
-        default <= 30_000,
-        "tools/list with the default toolsets is {default} bytes (budget 30,000)"
+        default <= 31_300,
+        "tools/list with the default toolsets is {default} bytes (budget 31,300)"
     );
     assert!(
         everything <= 64_000,

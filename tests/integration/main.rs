@@ -21,6 +21,7 @@ mod http_harness;
 mod http_isolation;
 mod http_nginx;
 mod http_redis;
+mod live;
 mod operations;
 mod people;
 mod protocol;

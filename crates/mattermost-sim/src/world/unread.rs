@@ -2,6 +2,7 @@
 //! a view as the seeding API sets it, the poster's own view after a post (`CreatePostAsUser`), and
 //! the view route's `MarkChannelsAsViewed`.
 
+use super::Happened;
 use super::World;
 
 impl World {
@@ -21,6 +22,10 @@ impl World {
             m.msg_count_root = roots;
             m.mention_count = mentions;
         }
+        self.happened(Happened::Viewed {
+            user_id: user_id.to_string(),
+            times: vec![(channel_id.to_string(), at_ms)],
+        });
     }
 
     /// The channel's counted posts created at or before `t`: (all, roots).
@@ -162,6 +167,10 @@ impl World {
                 m.last_update_at = m.last_viewed_at;
             }
         }
+        self.happened(Happened::Viewed {
+            user_id: user_id.to_string(),
+            times: times.clone(),
+        });
         times
     }
 }
