@@ -32,6 +32,8 @@ pub enum Kind {
     /// Some of these words: an array of them (one word, or several comma-separated in one string, are
     /// taken too), each once, kept in this order.
     Choices { of: &'static [&'static str] },
+    /// A whole number of seconds from 1 to `max` (a number, or digits as a string).
+    Seconds { max: u32 },
     /// A list's page size (added by the table to every list tool).
     Limit,
     /// A list's cursor (added by the table to every list tool).
@@ -149,6 +151,7 @@ impl Kind {
                 "type": "array", "minItems": 1,
                 "items": { "type": "string", "enum": of }
             }),
+            Kind::Seconds { max } => json!({ "type": "integer", "minimum": 1, "maximum": max }),
             Kind::Limit => {
                 let l = limit.unwrap_or(Limit {
                     default: 30,
@@ -168,6 +171,7 @@ impl Kind {
             Kind::Object { .. } => "a JSON object",
             Kind::Choices { .. } => "an array of its words",
             Kind::Limit => "a whole number",
+            Kind::Seconds { .. } => "a whole number of seconds",
             _ => "a string",
         }
     }
@@ -464,6 +468,28 @@ pub fn check(
                 for (i, item) in list.iter().enumerate() {
                     check_file(tool, a.name, i, item)?;
                 }
+            }
+            Kind::Seconds { max } => {
+                let n = value
+                    .as_f64()
+                    .or_else(|| {
+                        value
+                            .as_str()
+                            .filter(|s| !s.is_empty() && s.len() <= 9)
+                            .filter(|s| s.bytes().all(|b| b.is_ascii_digit()))
+                            .and_then(|s| s.parse::<f64>().ok())
+                    })
+                    .filter(|f| f.fract() == 0.0)
+                    .ok_or_else(wrong)?;
+                if n < 1.0 || n > f64::from(max) {
+                    return Err(ToolError::bad_argument(format!(
+                        "`{}` of {tool} is {n}, out of range: give 1 to {max} seconds. Call again with a value in \
+                         that range.",
+                        a.name
+                    )));
+                }
+                map.insert(a.name.to_string(), json!(n as u64));
+                continue;
             }
             Kind::Limit => {
                 let l = limit.unwrap_or(Limit {

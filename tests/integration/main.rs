@@ -22,6 +22,7 @@ mod http_isolation;
 mod http_nginx;
 mod http_redis;
 mod inbox;
+mod live;
 mod operations;
 mod people;
 mod protocol;

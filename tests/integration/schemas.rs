@@ -79,6 +79,7 @@ fn args_for(tool: &Tool, d: &Demo) -> Map<String, Value> {
             Kind::Text { .. } => json!("the"),
             Kind::Time => json!("2020-01-01"),
             Kind::Flag => json!(false),
+            Kind::Seconds { .. } => json!(1),
             Kind::Files { .. }
             | Kind::Object { .. }
             | Kind::Choices { .. }

@@ -16,5 +16,6 @@ pub mod read_thread;
 pub mod read_unread;
 
 pub mod search_posts;
+pub mod wait_for_activity;
 
 pub(crate) use super::shared::args::{CHANNEL, POST, TEAM, TEAM_OF_CHANNEL};

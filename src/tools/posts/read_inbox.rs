@@ -799,9 +799,14 @@ async fn plan(
             .filter_map(|t| t.post.as_ref())
             .map(|p| p.author().to_string()),
     );
-    let names = cx.usernames(people).await?;
+    let authors = cx.authors(people).await?;
+    let names: HashMap<String, String> = authors
+        .iter()
+        .map(|(id, a)| (id.clone(), a.username.clone()))
+        .collect();
     let shown = Shown {
         usernames: &names,
+        authors: &authors,
         me: &me,
     };
     let by_id: HashMap<&str, &types::Channel> = channels.iter().map(|c| (c.id(), c)).collect();

@@ -2,6 +2,7 @@
 //! do with the system messages the server posts (`postJoinChannelMessage`,
 //! `PostAddToChannelMessage`, `App.RemoveUserFromChannel`).
 
+use super::Happened;
 use super::posting::props;
 use super::{ChannelMember, World};
 
@@ -15,7 +16,14 @@ impl World {
         if !team.is_empty() && !self.is_team_member(&team, user_id) {
             self.add_to_team(&team, user_id);
         }
+        let new = self.member(channel_id, user_id).is_none();
         self.add_channel_member(channel_id, user_id);
+        if new {
+            self.happened(Happened::UserAdded {
+                channel_id: channel_id.to_string(),
+                user_id: user_id.to_string(),
+            });
+        }
     }
 
     pub(super) fn add_channel_member(&mut self, channel_id: &str, user_id: &str) {
@@ -133,7 +141,14 @@ impl World {
         requestor: &str,
         now: i64,
     ) {
+        let new = self.member(channel_id, user_id).is_none();
         self.save_channel_member(channel_id, user_id, false, now);
+        if new {
+            self.happened(Happened::UserAdded {
+                channel_id: channel_id.to_string(),
+                user_id: user_id.to_string(),
+            });
+        }
         if requestor.is_empty() || requestor == user_id {
             self.post_join_message(channel_id, user_id, now);
             return;

@@ -138,7 +138,7 @@ impl World {
     }
 
     /// The username of a user id ("" for an unknown one).
-    pub(super) fn username(&self, user_id: &str) -> String {
+    pub(crate) fn username(&self, user_id: &str) -> String {
         self.user_by_id(user_id)
             .map(|u| u.username.clone())
             .unwrap_or_default()

@@ -5,6 +5,7 @@
 
 use serde_json::{Map, Value, json};
 
+use super::Happened;
 use super::{Post, User, World};
 
 /// A post the create route has validated, ready to be saved.
@@ -318,6 +319,9 @@ impl World {
                 m.last_update_at = m.last_update_at.max(at);
             }
         }
+        self.happened(Happened::Posted {
+            post_id: id.clone(),
+        });
         id
     }
 

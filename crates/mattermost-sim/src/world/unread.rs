@@ -2,6 +2,7 @@
 //! a view as the seeding API sets it, the poster's own view after a post (`CreatePostAsUser`), and
 //! the view route's `MarkChannelsAsViewed`.
 
+use super::Happened;
 use super::World;
 
 impl World {
@@ -22,6 +23,10 @@ impl World {
             m.mention_count = mentions;
             m.mention_count_root = root_mentions;
         }
+        self.happened(Happened::Viewed {
+            user_id: user_id.to_string(),
+            times: vec![(channel_id.to_string(), at_ms)],
+        });
     }
 
     /// The channel's counted posts created at or before `t`: (all, roots).
@@ -165,6 +170,10 @@ impl World {
                 m.last_update_at = m.last_viewed_at;
             }
         }
+        self.happened(Happened::Viewed {
+            user_id: user_id.to_string(),
+            times: times.clone(),
+        });
         times
     }
 }
