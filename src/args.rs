@@ -48,7 +48,7 @@ pub struct Limit {
 }
 
 impl Limit {
-    pub const fn new(default: u32, max: u32) -> Limit {
+    pub(crate) const fn new(default: u32, max: u32) -> Limit {
         Limit { default, max }
     }
 }
@@ -66,10 +66,10 @@ pub struct Arg {
 }
 
 /// The longest reference (name, id, permalink) a tool takes.
-pub const MAX_REFERENCE: usize = 512;
+pub(crate) const MAX_REFERENCE: usize = 512;
 
 /// The longest file name a file argument takes.
-pub const MAX_FILE_NAME: usize = 255;
+pub(crate) const MAX_FILE_NAME: usize = 255;
 
 /// Checks one file of a files argument: an object with a plain `name` and exactly one of `content` and
 /// `content_base64`.
@@ -178,7 +178,7 @@ impl Kind {
 }
 
 /// The JSON Schema of a tool's input.
-pub fn input_schema(args: &[Arg], limit: Option<Limit>) -> Map<String, Value> {
+pub(crate) fn input_schema(args: &[Arg], limit: Option<Limit>) -> Map<String, Value> {
     let mut properties = Map::new();
     let mut required = Vec::new();
     for a in args {
@@ -206,42 +206,20 @@ pub fn input_schema(args: &[Arg], limit: Option<Limit>) -> Map<String, Value> {
 
 /// A tool's arguments after the check.
 #[derive(Debug, Clone, Default)]
-pub struct Args {
+pub(crate) struct Args {
     map: Map<String, Value>,
 }
 
 impl Args {
-    pub fn str(&self, name: &str) -> Option<&str> {
+    pub(crate) fn str(&self, name: &str) -> Option<&str> {
         self.map.get(name).and_then(Value::as_str)
     }
 
-    pub fn flag(&self, name: &str) -> bool {
-        self.map.get(name).and_then(Value::as_bool).unwrap_or(false)
-    }
-
-    pub fn list(&self, name: &str) -> Vec<String> {
-        self.map
-            .get(name)
-            .and_then(Value::as_array)
-            .map(|l| {
-                l.iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_string)
-                    .collect()
-            })
-            .unwrap_or_default()
-    }
-
-    /// A time argument, already checked, in milliseconds.
-    pub fn time(&self, name: &str) -> Option<i64> {
-        self.str(name).and_then(crate::time::parse)
-    }
-
-    pub fn map(&self) -> &Map<String, Value> {
+    pub(crate) fn map(&self) -> &Map<String, Value> {
         &self.map
     }
 
-    pub fn into_map(self) -> Map<String, Value> {
+    pub(crate) fn into_map(self) -> Map<String, Value> {
         self.map
     }
 }
@@ -300,7 +278,7 @@ fn check_text(tool: &str, a: &Arg, s: &str, max: usize) -> Result<(), ToolError>
 }
 
 /// Checks `given` against the tool's arguments. Returns the arguments and the limit to use.
-pub fn check(
+pub(crate) fn check(
     tool: &str,
     args: &[Arg],
     given: Option<&Map<String, Value>>,

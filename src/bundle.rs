@@ -17,13 +17,13 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The manifest version written (Claude Desktop and `mcpb validate` read it).
-pub const MANIFEST_VERSION: &str = "0.3";
+pub(crate) const MANIFEST_VERSION: &str = "0.3";
 /// Where the binary sits inside the bundle.
-pub const ENTRY_POINT: &str = "server/mattermost-mcp";
+pub(crate) const ENTRY_POINT: &str = "server/mattermost-mcp";
 
 /// `manifest.json`.
 #[derive(Serialize)]
-pub struct Manifest {
+pub(crate) struct Manifest {
     pub manifest_version: &'static str,
     pub name: &'static str,
     pub display_name: &'static str,
@@ -45,20 +45,20 @@ pub struct Manifest {
 }
 
 #[derive(Serialize)]
-pub struct Author {
+pub(crate) struct Author {
     pub name: &'static str,
     pub url: &'static str,
 }
 
 #[derive(Serialize)]
-pub struct Repository {
+pub(crate) struct Repository {
     #[serde(rename = "type")]
     pub kind: &'static str,
     pub url: &'static str,
 }
 
 #[derive(Serialize)]
-pub struct Server {
+pub(crate) struct Server {
     #[serde(rename = "type")]
     pub kind: &'static str,
     pub entry_point: &'static str,
@@ -66,26 +66,26 @@ pub struct Server {
 }
 
 #[derive(Serialize)]
-pub struct McpConfig {
+pub(crate) struct McpConfig {
     pub command: String,
     pub args: Vec<String>,
     pub env: BTreeMap<&'static str, String>,
 }
 
 #[derive(Serialize)]
-pub struct ManifestTool {
+pub(crate) struct ManifestTool {
     pub name: &'static str,
     pub description: String,
 }
 
 #[derive(Serialize)]
-pub struct Compatibility {
+pub(crate) struct Compatibility {
     pub platforms: Vec<&'static str>,
 }
 
 /// A setting Claude Desktop asks the person for at install.
 #[derive(Serialize)]
-pub struct Setting {
+pub(crate) struct Setting {
     #[serde(rename = "type")]
     pub kind: &'static str,
     pub title: &'static str,
@@ -98,7 +98,7 @@ pub struct Setting {
 }
 
 /// The platform this binary runs on, as the manifest names it.
-pub fn platform() -> &'static str {
+pub(crate) fn platform() -> &'static str {
     match std::env::consts::OS {
         "macos" => "darwin",
         "windows" => "win32",
@@ -107,7 +107,7 @@ pub fn platform() -> &'static str {
 }
 
 /// The manifest of a bundle of this server's binary.
-pub fn manifest() -> Manifest {
+pub(crate) fn manifest() -> Manifest {
     let mut env = BTreeMap::new();
     env.insert(config::URL, "${user_config.mattermost_url}".to_string());
     env.insert(config::TOKEN, "${user_config.mattermost_token}".to_string());
@@ -204,7 +204,7 @@ pub fn manifest() -> Manifest {
 }
 
 /// The file name of a bundle: `mattermost-mcp-<version>-<platform>-<arch>.mcpb`.
-pub fn file_name() -> String {
+pub(crate) fn file_name() -> String {
     format!(
         "{}-{}-{}-{}.mcpb",
         identity::NAME,

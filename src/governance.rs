@@ -70,7 +70,7 @@ fn every_list_tool_takes_limit_and_cursor_and_states_its_limits() {
                     "{}: limits",
                     t.name
                 );
-                let d = crate::server::description(t);
+                let d = crate::server::describe(t).description.unwrap_or_default();
                 assert!(
                     d.contains(&format!("default {}", limit.default))
                         && d.contains(&format!("max {}", limit.max)),

@@ -14,9 +14,11 @@
 //! The top-level modules depend on each other one way only; `tests/integration/architecture.rs`
 //! checks that there is no cycle.
 
+#![warn(unreachable_pub)]
+
 pub mod args;
 pub mod bundle;
-pub mod calls;
+pub(crate) mod calls;
 pub mod config;
 pub mod confirm;
 pub mod context;
@@ -24,17 +26,17 @@ pub mod error;
 #[cfg(test)]
 mod governance;
 pub mod identity;
-pub mod ids;
+pub(crate) mod ids;
 pub mod inventory;
 pub(crate) mod jsonrpc;
-pub mod live;
+pub(crate) mod live;
 pub mod log;
 pub mod mattermost;
 pub mod overrides_cmd;
 pub mod paging;
-pub mod prompts;
-pub mod resolve;
-pub mod resources;
+pub(crate) mod prompts;
+pub(crate) mod resolve;
+pub(crate) mod resources;
 pub mod serve;
 pub mod server;
 pub mod show;

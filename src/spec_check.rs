@@ -6,10 +6,11 @@ use crate::calls::Source;
 use crate::inventory;
 use mattermost_spec::check::{TableUses, Use};
 use mattermost_spec::tree::Tree;
-use mattermost_spec::{Overrides, Surface};
+use mattermost_spec::Surface;
 use std::path::Path;
 
 const SURFACE: &str = mattermost_client::build_info::SURFACE_JSON;
+#[cfg(test)]
 const OVERRIDES: &str = mattermost_client::build_info::OVERRIDES_JSON;
 
 /// The repaired pinned spec's operations, as the generated client has them.
@@ -18,12 +19,13 @@ pub fn pinned_surface() -> Surface {
 }
 
 /// The overrides the client was generated with.
-pub fn overrides() -> Overrides {
+#[cfg(test)]
+pub(crate) fn overrides() -> mattermost_spec::Overrides {
     serde_json::from_str(OVERRIDES).unwrap_or_default()
 }
 
 /// What each tool sends to each operation it calls (resolution's calls included).
-pub fn uses() -> Vec<Use> {
+pub(crate) fn uses() -> Vec<Use> {
     let mut out = Vec::new();
     for tool in inventory::tools() {
         for call in tool.all_calls() {

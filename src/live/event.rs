@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 
 /// One frame off the socket.
 #[derive(Debug, Deserialize)]
-pub struct Frame {
+pub(crate) struct Frame {
     #[serde(default)]
     pub event: Option<String>,
     #[serde(default)]
@@ -29,7 +29,7 @@ pub struct Frame {
 
 /// `model.WebsocketBroadcast` (the fields read here).
 #[derive(Debug, Default, Deserialize)]
-pub struct Broadcast {
+pub(crate) struct Broadcast {
     #[serde(default)]
     pub channel_id: String,
     #[serde(default)]
@@ -64,7 +64,7 @@ struct ReactionFields {
 
 /// What an event changes for the person who hears it.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Heard {
+pub(crate) struct Heard {
     /// The channel whose posts changed.
     pub channel: Option<String>,
     /// The thread (its root post's id) that changed.
@@ -81,7 +81,7 @@ pub struct Heard {
 
 impl Heard {
     /// Whether the event changed nothing the person watches.
-    pub fn is_nothing(&self) -> bool {
+    pub(crate) fn is_nothing(&self) -> bool {
         self.channel.is_none()
             && self.thread.is_none()
             && self.post.is_none()
@@ -95,7 +95,7 @@ fn post_of(data: &Map<String, Value>) -> Option<PostFields> {
 }
 
 /// What `frame` changes for the person `me` (their user id).
-pub fn heard(frame: &Frame, me: &str) -> Heard {
+pub(crate) fn heard(frame: &Frame, me: &str) -> Heard {
     let Some(event) = frame.event.as_deref() else {
         return Heard::default();
     };

@@ -17,11 +17,11 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 /// A page stops before the piece that would take its items past this many bytes of JSON.
-pub const PAGE_BYTES: usize = attachment_reader::PAGE_BYTES;
+pub(crate) const PAGE_BYTES: usize = attachment_reader::PAGE_BYTES;
 
 /// Where the next page starts: item `item` (from 0), byte `byte` of its text.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Position {
+pub(crate) struct Position {
     pub item: usize,
     pub byte: usize,
 }
@@ -43,7 +43,7 @@ impl cursor::Position for Position {
 /// `{"paragraph": 4, "heading": 1}`, `{"sheet": "Q1", "row": 7}`, `{"slide": 5, "title": true}`,
 /// `{"entry": 9, "size": 120}`…), and the text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
-pub struct Part {
+pub(crate) struct Part {
     /// Where the piece is; its fields tell the kinds apart.
     #[serde(flatten)]
     #[schemars(skip)]
@@ -61,7 +61,7 @@ fn cost(part: &Part) -> usize {
 
 /// One page of `items` from `from`: at most `limit` pieces (one at least) and [`PAGE_BYTES`] of JSON,
 /// and where the next page starts (`None` at the end).
-pub fn page(items: &[Item], from: Position, limit: usize) -> (Vec<Part>, Option<Position>) {
+pub(crate) fn page(items: &[Item], from: Position, limit: usize) -> (Vec<Part>, Option<Position>) {
     let mut at = attachment_reader::Position {
         item: from.item,
         byte: from.byte,

@@ -16,17 +16,17 @@ use rmcp::model::{ProtocolVersion, ServerCapabilities};
 use serde::Serialize;
 
 /// Where the card is served.
-pub const PATH: &str = "/.well-known/mcp/server-card";
+pub(crate) const PATH: &str = "/.well-known/mcp/server-card";
 /// Where the icon it names is served.
-pub const ICON_PATH: &str = "/icon.png";
+pub(crate) const ICON_PATH: &str = "/icon.png";
 /// The schema the card declares, as SEP-2127 names it.
-pub const SCHEMA: &str =
+pub(crate) const SCHEMA: &str =
     "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json";
 
 /// A server card.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Card {
+pub(crate) struct Card {
     #[serde(rename = "$schema")]
     pub schema: &'static str,
     pub name: &'static str,
@@ -41,14 +41,14 @@ pub struct Card {
 }
 
 #[derive(Serialize)]
-pub struct Repository {
+pub(crate) struct Repository {
     pub url: &'static str,
     pub source: &'static str,
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct CardIcon {
+pub(crate) struct CardIcon {
     pub src: String,
     pub mime_type: &'static str,
     pub sizes: Vec<&'static str>,
@@ -57,7 +57,7 @@ pub struct CardIcon {
 /// How to reach the server over HTTP.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Remote {
+pub(crate) struct Remote {
     #[serde(rename = "type")]
     pub kind: &'static str,
     pub url: String,
@@ -66,14 +66,14 @@ pub struct Remote {
 }
 
 #[derive(Serialize)]
-pub struct Authentication {
+pub(crate) struct Authentication {
     pub required: bool,
     pub schemes: Vec<&'static str>,
 }
 
 impl Card {
     /// The card of a server reached at `public_url`, with its capabilities and protocol versions.
-    pub fn new(
+    pub(crate) fn new(
         public_url: &str,
         capabilities: ServerCapabilities,
         versions: &[ProtocolVersion],
@@ -112,19 +112,19 @@ impl Card {
 }
 
 /// The card and the icon, as served.
-pub struct Published {
+pub(crate) struct Published {
     card: Bytes,
 }
 
 impl Published {
-    pub fn new(card: &Card) -> Published {
+    pub(crate) fn new(card: &Card) -> Published {
         Published {
             card: Bytes::from(serde_json::to_vec(card).unwrap_or_default()),
         }
     }
 
     /// The answer for `path`, when it is the card's or the icon's.
-    pub fn answer(&self, method: &Method, path: &str) -> Option<Response<Body>> {
+    pub(crate) fn answer(&self, method: &Method, path: &str) -> Option<Response<Body>> {
         let (bytes, kind) = match path {
             PATH => (self.card.clone(), "application/json"),
             ICON_PATH => (Bytes::from_static(identity::ICON_PNG), "image/png"),

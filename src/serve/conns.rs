@@ -26,7 +26,7 @@ use tokio_util::sync::CancellationToken;
 
 /// The limits of the listener's connections.
 #[derive(Clone, Copy, Debug)]
-pub struct Limits {
+pub(crate) struct Limits {
     pub header: Duration,
     pub idle: Duration,
     pub total: usize,
@@ -34,7 +34,7 @@ pub struct Limits {
 }
 
 /// One open connection.
-pub struct Conn {
+pub(crate) struct Conn {
     id: u64,
     addr: IpAddr,
     running: AtomicUsize,
@@ -81,7 +81,7 @@ impl Conn {
     }
 
     /// A request began on this connection (its head is read): held until its answer is sent.
-    pub fn begin(self: &Arc<Self>, http2: bool) -> Running {
+    pub(crate) fn begin(self: &Arc<Self>, http2: bool) -> Running {
         if http2 {
             self.http2.store(true, Ordering::SeqCst);
         }
@@ -119,7 +119,7 @@ impl Conn {
 
     /// Resolves when the connection is to be closed: a timeout passed with nothing running, or it was
     /// told to close.
-    pub async fn watch(&self, limits: Limits) {
+    pub(crate) async fn watch(&self, limits: Limits) {
         loop {
             let changed = self.changed.notified();
             tokio::pin!(changed);
@@ -144,7 +144,7 @@ impl Conn {
 }
 
 /// A request running on a connection; dropping it (with its answer) ends it.
-pub struct Running(Arc<Conn>);
+pub(crate) struct Running(Arc<Conn>);
 
 impl Drop for Running {
     fn drop(&mut self) {
@@ -159,7 +159,7 @@ impl Drop for Running {
 
 /// Why a connection was not admitted.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Refused {
+pub(crate) enum Refused {
     /// Its address holds as many connections as it may, all of them running requests.
     Address(usize),
     /// The listener holds as many connections as it may, all of them running requests.
@@ -200,14 +200,14 @@ impl Table {
 }
 
 /// The listener's open connections.
-pub struct Conns {
+pub(crate) struct Conns {
     pub limits: Limits,
     table: Mutex<Table>,
     shed: AtomicUsize,
 }
 
 impl Conns {
-    pub fn new(limits: Limits) -> Conns {
+    pub(crate) fn new(limits: Limits) -> Conns {
         Conns {
             limits,
             table: Mutex::new(Table::default()),
@@ -216,7 +216,7 @@ impl Conns {
     }
 
     /// Admits a connection from `addr`, closing an idle one to make room when a limit is reached.
-    pub fn admit(&self, addr: IpAddr) -> Result<Arc<Conn>, Refused> {
+    pub(crate) fn admit(&self, addr: IpAddr) -> Result<Arc<Conn>, Refused> {
         let mut t = self
             .table
             .lock()
@@ -248,14 +248,14 @@ impl Conns {
     }
 
     /// Forgets a connection that ended.
-    pub fn closed(&self, conn: &Conn) {
+    pub(crate) fn closed(&self, conn: &Conn) {
         if let Ok(mut t) = self.table.lock() {
             t.remove(conn.id);
         }
     }
 
     /// Closes the connection idle longest, to free a file descriptor (the process ran out).
-    pub fn shed_one(&self) -> bool {
+    pub(crate) fn shed_one(&self) -> bool {
         let Ok(mut t) = self.table.lock() else {
             return false;
         };
@@ -270,25 +270,22 @@ impl Conns {
     }
 
     /// How many connections are open.
-    pub fn open(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn open(&self) -> usize {
         self.table.lock().map(|t| t.open.len()).unwrap_or(0)
     }
 
-    /// How many connections were closed to make room.
-    pub fn shed_count(&self) -> usize {
-        self.shed.load(Ordering::Relaxed)
-    }
 }
 
 /// A connection's stream, watched: each read that brings bytes while nothing runs starts the header
 /// timeout.
-pub struct Watched<S> {
+pub(crate) struct Watched<S> {
     inner: S,
     conn: Arc<Conn>,
 }
 
 impl<S> Watched<S> {
-    pub fn new(inner: S, conn: Arc<Conn>) -> Watched<S> {
+    pub(crate) fn new(inner: S, conn: Arc<Conn>) -> Watched<S> {
         Watched { inner, conn }
     }
 }
@@ -340,13 +337,13 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Watched<S> {
 }
 
 /// Raises the process's soft limit of open files to its hard limit, where it can; the limit in force.
-pub fn raise_fd_limit() -> Option<u64> {
+pub(crate) fn raise_fd_limit() -> Option<u64> {
     rlimit::increase_nofile_limit(u64::MAX).ok()
 }
 
 /// The connections the listener may hold with `fds` file descriptors: room is kept for the
 /// connections to Mattermost, the session files and the process's own.
-pub fn fit_to_fds(wanted: usize, fds: Option<u64>) -> usize {
+pub(crate) fn fit_to_fds(wanted: usize, fds: Option<u64>) -> usize {
     match fds {
         Some(n) => {
             let room = (n as usize).saturating_sub(64) * 3 / 4;

@@ -9,7 +9,7 @@ use serde::Serialize;
 use std::collections::HashMap;
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct FileItem {
+pub(crate) struct FileItem {
     pub id: String,
     pub name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -36,7 +36,7 @@ pub struct FileItem {
 }
 
 impl FileItem {
-    pub fn of(
+    pub(crate) fn of(
         f: &types::FileInfo,
         usernames: &HashMap<String, String>,
         base_url: &str,
@@ -63,7 +63,7 @@ impl FileItem {
     }
 
     /// The same item, saying which channel it is in.
-    pub fn in_channel(mut self, channel_id: &str, label: Option<&str>) -> FileItem {
+    pub(crate) fn in_channel(mut self, channel_id: &str, label: Option<&str>) -> FileItem {
         self.channel_id = Some(channel_id.to_string());
         self.channel = label.map(str::to_string);
         self

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 /// A person: id, username, name, nickname, email, and whether they are a bot or deactivated.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct UserItem {
+pub(crate) struct UserItem {
     pub id: String,
     pub username: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -25,7 +25,7 @@ pub struct UserItem {
 }
 
 impl UserItem {
-    pub fn of(u: &types::User) -> UserItem {
+    pub(crate) fn of(u: &types::User) -> UserItem {
         UserItem {
             id: u.id().to_string(),
             username: u.username().to_string(),
@@ -40,7 +40,7 @@ impl UserItem {
 
 /// A custom status a person set.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct CustomStatus {
+pub(crate) struct CustomStatus {
     pub text: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub emoji: Option<String>,
@@ -52,7 +52,7 @@ pub struct CustomStatus {
 /// A person's presence: `status` (online, away, dnd, offline), whether they set it themselves, their
 /// last activity, when Do Not Disturb ends, and their custom status.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct StatusItem {
+pub(crate) struct StatusItem {
     pub id: String,
     pub username: String,
     pub status: String,
@@ -68,7 +68,7 @@ pub struct StatusItem {
 }
 
 impl StatusItem {
-    pub fn of(u: &types::User, s: Option<&types::Status>) -> StatusItem {
+    pub(crate) fn of(u: &types::User, s: Option<&types::Status>) -> StatusItem {
         StatusItem {
             id: u.id().to_string(),
             username: u.username().to_string(),

@@ -15,25 +15,25 @@ use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 
 /// Messages longer than this many characters are cut in lists.
-pub const MESSAGE_CUT: usize = 4000;
+pub(crate) const MESSAGE_CUT: usize = 4000;
 
 /// A post's permalink. `_redirect` lets Mattermost find the team, so no team lookup is needed.
-pub fn permalink(base_url: &str, post_id: &str) -> String {
+pub(crate) fn permalink(base_url: &str, post_id: &str) -> String {
     format!("{base_url}/_redirect/pl/{post_id}")
 }
 
 /// The permalink of any post of a page, with `{id}` for the post's id.
-pub fn permalink_pattern(base_url: &str) -> String {
+pub(crate) fn permalink_pattern(base_url: &str) -> String {
     permalink(base_url, "{id}")
 }
 
 /// The user ids a page of these posts needs usernames for.
-pub fn authors<'a>(posts: impl IntoIterator<Item = &'a types::Post>) -> Vec<String> {
+pub(crate) fn authors<'a>(posts: impl IntoIterator<Item = &'a types::Post>) -> Vec<String> {
     posts.into_iter().map(|p| p.author().to_string()).collect()
 }
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct PostItem {
+pub(crate) struct PostItem {
     pub id: String,
     /// When it was written, to the second (RFC 3339, UTC).
     pub time: String,
@@ -95,7 +95,7 @@ pub struct PostItem {
 
 /// What showing posts needs to know: usernames by id, what Mattermost says of the authors (bot, guest,
 /// remote: [`Author`], from `Ctx::authors`), and the person's own id.
-pub struct Shown<'a> {
+pub(crate) struct Shown<'a> {
     pub usernames: &'a HashMap<String, String>,
     pub authors: &'a HashMap<String, Author>,
     pub me: &'a str,
@@ -103,7 +103,7 @@ pub struct Shown<'a> {
 
 impl PostItem {
     /// The item of a post; `max` is the message length beyond which the message is cut.
-    pub fn of(p: &types::Post, shown: &Shown<'_>, max: Option<usize>) -> PostItem {
+    pub(crate) fn of(p: &types::Post, shown: &Shown<'_>, max: Option<usize>) -> PostItem {
         let names = shown.usernames;
         let author = names.get(p.author()).cloned();
         let (reactions, my_reactions) = reaction_counts(p, shown.me);
@@ -152,7 +152,7 @@ impl PostItem {
     }
 
     /// The same item, saying which channel it is in.
-    pub fn in_channel(mut self, channel_id: &str, label: Option<&str>) -> PostItem {
+    pub(crate) fn in_channel(mut self, channel_id: &str, label: Option<&str>) -> PostItem {
         self.channel_id = Some(channel_id.to_string());
         self.channel = label.map(str::to_string);
         self

@@ -16,7 +16,7 @@ fn username_or_id(usernames: &HashMap<String, String>, id: &str) -> String {
 
 /// A team: id, name (its URL name), display name, whether anyone may join, description.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct TeamItem {
+pub(crate) struct TeamItem {
     pub id: String,
     pub name: String,
     pub display_name: String,
@@ -30,7 +30,7 @@ pub struct TeamItem {
 }
 
 impl TeamItem {
-    pub fn of(t: &types::Team) -> TeamItem {
+    pub(crate) fn of(t: &types::Team) -> TeamItem {
         TeamItem {
             id: t.id().to_string(),
             name: t.name().to_string(),
@@ -50,7 +50,7 @@ impl TeamItem {
 /// A followed thread: its root post (cut), replies, last reply, participants by username, and what is
 /// unread in it.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct ThreadItem {
+pub(crate) struct ThreadItem {
     pub id: String,
     pub reply_count: i64,
     pub last_reply: String,
@@ -64,7 +64,7 @@ pub struct ThreadItem {
 }
 
 impl ThreadItem {
-    pub fn of(t: &types::UserThread, shown: &Shown<'_>) -> ThreadItem {
+    pub(crate) fn of(t: &types::UserThread, shown: &Shown<'_>) -> ThreadItem {
         ThreadItem {
             id: t.id.clone().unwrap_or_default(),
             reply_count: t.reply_count.unwrap_or(0),
@@ -94,7 +94,7 @@ impl ThreadItem {
 /// last changed. Drafts have no id of their own: `id` is the channel id, with `:` and the root id for
 /// a reply's draft.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct DraftItem {
+pub(crate) struct DraftItem {
     pub id: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub root_id: Option<String>,
@@ -114,7 +114,7 @@ pub struct DraftItem {
 }
 
 impl DraftItem {
-    pub fn of(d: &types::GetDraftsResponseItem, label: Option<&str>) -> DraftItem {
+    pub(crate) fn of(d: &types::GetDraftsResponseItem, label: Option<&str>) -> DraftItem {
         let (message, message_length) = cut(d.message.as_deref().unwrap_or(""), Some(MESSAGE_CUT));
         DraftItem {
             id: draft_id(d),
@@ -134,7 +134,7 @@ impl DraftItem {
 /// The key a draft is paged by: its thread's root when it replies (a post id also names its
 /// channel), else its channel. One id per draft of a person, so a cursor holds 26 characters of it
 /// instead of the 53 of `channel:root`.
-pub fn draft_key(d: &types::GetDraftsResponseItem) -> &str {
+pub(crate) fn draft_key(d: &types::GetDraftsResponseItem) -> &str {
     d.root_id
         .as_deref()
         .filter(|r| !r.is_empty())
@@ -142,7 +142,7 @@ pub fn draft_key(d: &types::GetDraftsResponseItem) -> &str {
         .unwrap_or("")
 }
 
-pub fn draft_id(d: &types::GetDraftsResponseItem) -> String {
+pub(crate) fn draft_id(d: &types::GetDraftsResponseItem) -> String {
     let channel = d.channel_id.as_deref().unwrap_or("");
     match d.root_id.as_deref().filter(|r| !r.is_empty()) {
         Some(root) => format!("{channel}:{root}"),
@@ -152,7 +152,7 @@ pub fn draft_id(d: &types::GetDraftsResponseItem) -> String {
 
 /// A custom emoji: id, name (as `:name:` is typed), who added it and when.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct EmojiItem {
+pub(crate) struct EmojiItem {
     pub id: String,
     pub name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -163,7 +163,7 @@ pub struct EmojiItem {
 }
 
 impl EmojiItem {
-    pub fn of(e: &types::Emoji, usernames: &HashMap<String, String>) -> EmojiItem {
+    pub(crate) fn of(e: &types::Emoji, usernames: &HashMap<String, String>) -> EmojiItem {
         let creator_id = e.creator_id.clone().unwrap_or_default();
         let creator = usernames.get(&creator_id).cloned();
         EmojiItem {
@@ -179,7 +179,7 @@ impl EmojiItem {
 /// One emoji's reactions on a post: how many, who (by username, in the order they reacted), and when
 /// it was first used.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct ReactionGroup {
+pub(crate) struct ReactionGroup {
     pub emoji: String,
     pub count: usize,
     pub users: Vec<String>,
@@ -188,7 +188,7 @@ pub struct ReactionGroup {
 
 impl ReactionGroup {
     /// A post's reactions, one group per emoji in the order each was first used (ties by name).
-    pub fn all(rs: &[types::Reaction], usernames: &HashMap<String, String>) -> Vec<ReactionGroup> {
+    pub(crate) fn all(rs: &[types::Reaction], usernames: &HashMap<String, String>) -> Vec<ReactionGroup> {
         let mut sorted: Vec<&types::Reaction> = rs.iter().collect();
         sorted.sort_by(|a, b| {
             (a.create_at, &a.emoji_name, &a.user_id).cmp(&(b.create_at, &b.emoji_name, &b.user_id))

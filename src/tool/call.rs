@@ -13,19 +13,19 @@ use std::sync::Arc;
 /// Which offered tools already cover an operation, by its id (the server knows what it offers; a
 /// call asks).
 #[derive(Clone)]
-pub struct Covering(Arc<CoversFn>);
+pub(crate) struct Covering(Arc<CoversFn>);
 
 /// What names the tools covering an operation.
 type CoversFn = dyn Fn(&str) -> Vec<&'static str> + Send + Sync;
 
 impl Covering {
     /// The tools `covers` names for each operation.
-    pub fn new(covers: impl Fn(&str) -> Vec<&'static str> + Send + Sync + 'static) -> Covering {
+    pub(crate) fn new(covers: impl Fn(&str) -> Vec<&'static str> + Send + Sync + 'static) -> Covering {
         Covering(Arc::new(covers))
     }
 
     /// The offered tools that cover `operation`.
-    pub fn of(&self, operation: &str) -> Vec<&'static str> {
+    pub(crate) fn of(&self, operation: &str) -> Vec<&'static str> {
         (self.0)(operation)
     }
 }
@@ -40,7 +40,7 @@ impl Default for Covering {
 /// How the call came in: the client that sent it (to ask the person, to notify), and what it said
 /// besides the arguments.
 #[derive(Clone, Default)]
-pub struct CallContext {
+pub(crate) struct CallContext {
     /// The MCP peer, to ask the person (elicitation) or notify.
     pub peer: Option<rmcp::Peer<rmcp::RoleServer>>,
     /// The protocol version of the request.
@@ -62,7 +62,7 @@ pub struct CallContext {
 
 impl CallContext {
     /// Whether the client said it can ask the person through a form (elicitation).
-    pub fn can_elicit(&self) -> bool {
+    pub(crate) fn can_elicit(&self) -> bool {
         self.capabilities
             .as_ref()
             .is_some_and(|c| c.elicitation.is_some())
@@ -70,7 +70,7 @@ impl CallContext {
 
     /// Whether the request speaks the stateless protocol (2026-07-28 or later), where asking the
     /// person is a result the client answers by calling again, not a request of the server's.
-    pub fn stateless(&self) -> bool {
+    pub(crate) fn stateless(&self) -> bool {
         self.protocol
             .as_ref()
             .is_some_and(|v| v.as_str() >= "2026-07-28")
@@ -78,7 +78,7 @@ impl CallContext {
 }
 
 /// A call's input as the server checked it, before the tool's code reads its typed arguments.
-pub struct Raw {
+pub(crate) struct Raw {
     pub args: Map<String, Value>,
     /// Whether the tool asks the person before a write others will see (its declaration's).
     pub asks_first: bool,
@@ -91,7 +91,7 @@ pub struct Raw {
 impl Raw {
     /// The typed input of a tool whose arguments are `A`. The arguments passed the check of the tool's
     /// declaration already, so a failure here is a mismatch between the declaration and `A` (a bug).
-    pub fn typed<A: DeserializeOwned>(self) -> Result<(Input<A>, Binding), ToolError> {
+    pub(crate) fn typed<A: DeserializeOwned>(self) -> Result<(Input<A>, Binding), ToolError> {
         let args: A = serde_json::from_value(Value::Object(self.args)).map_err(|e| {
             ToolError::internal(format!(
                 "internal error: the arguments of `{}` passed their check but do not fit the tool's argument \
@@ -115,7 +115,7 @@ impl Raw {
 }
 
 /// One call's input as a tool's code reads it.
-pub struct Input<A> {
+pub(crate) struct Input<A> {
     pub args: A,
     /// The page size, for list tools.
     pub limit: u32,
@@ -131,12 +131,12 @@ pub struct Input<A> {
 impl<A> Input<A> {
     /// The key a whole list read for this call is kept under for its cursor chain: the tool and the
     /// arguments that chose the list.
-    pub fn list_key(&self) -> String {
+    pub(crate) fn list_key(&self) -> String {
         format!("{}:{}", self.tool, self.fingerprint)
     }
 
     /// The cursor's position as the strategy's own type; `None` on a list's first page.
-    pub fn position<P: Position>(&self) -> Result<Option<P>, ToolError> {
+    pub(crate) fn position<P: Position>(&self) -> Result<Option<P>, ToolError> {
         match &self.position {
             None => Ok(None),
             Some(fields) => cursor::position(fields)
@@ -145,26 +145,17 @@ impl<A> Input<A> {
         }
     }
 
-    /// Whether a cursor was given.
-    pub fn resumed(&self) -> bool {
-        self.position.is_some()
-    }
-
     /// Tells the client how far the call is, when it asked for progress.
-    pub fn progress(&self, total: Option<u32>, message: impl Into<String>) {
+    pub(crate) fn progress(&self, total: Option<u32>, message: impl Into<String>) {
         if let Some(scope) = crate::mattermost::call::current() {
             scope.report_step(total, message.into());
         }
     }
 
-    /// Whether the client cancelled the call.
-    pub fn cancelled(&self) -> bool {
-        crate::mattermost::call::current().is_some_and(|s| s.is_cancelled())
-    }
 }
 
 /// The number of Mattermost requests the running call has made.
-pub fn requests_so_far() -> u32 {
+pub(crate) fn requests_so_far() -> u32 {
     crate::mattermost::call::current()
         .map(|s| s.requests())
         .unwrap_or(0)

@@ -15,7 +15,7 @@ use std::pin::Pin;
 
 /// Why a call's code stopped without an answer.
 #[derive(Debug)]
-pub enum Stop {
+pub(crate) enum Stop {
     /// A failure, told to the model.
     Error(ToolError),
     /// The call needs the person's input first (the 2026-07-28 form of asking): the client asks, then
@@ -30,7 +30,7 @@ impl From<ToolError> for Stop {
 }
 
 /// A tool's code: from the checked input to its answer as JSON.
-pub type Run =
+pub(crate) type Run =
     for<'a> fn(&'a Ctx, Raw) -> Pin<Box<dyn Future<Output = Result<Value, Stop>> + Send + 'a>>;
 
 /// What one call of a tool whose operations depend on its arguments (the operation gateway) will
@@ -45,25 +45,25 @@ pub struct Plan {
 
 /// Works out a call's [`Plan`] from its checked arguments; an error is the call's answer, and nothing
 /// is sent.
-pub type Planner = fn(&Map<String, Value>) -> Result<Plan, ToolError>;
+pub(crate) type Planner = fn(&Map<String, Value>) -> Result<Plan, ToolError>;
 
 /// A tool's code and the schema of what it answers, made together by [`one!`](crate::one) or
 /// [`list!`](crate::list).
 #[derive(Clone, Copy)]
 pub struct Code {
-    pub run: Run,
+    pub(crate) run: Run,
     pub output: fn() -> JsonObject,
     /// `None` for a tool that declares its calls: every call's scope declares them, and the tool is
     /// offered only when writes are allowed if it writes. `Some` for a tool whose arguments name what it
     /// sends (the operation gateway): each call's scope declares only what its plan names, and the
     /// server refuses a plan that writes when writes are not allowed, so the tool itself is offered
     /// whether writes are allowed or not.
-    pub plan: Option<Planner>,
+    pub(crate) plan: Option<Planner>,
 }
 
 /// A single object's answer as JSON, every string in it cleaned of invisible and direction-changing
 /// characters ([`crate::show::text::clean_value`]): every tool's answer passes here.
-pub fn answer<T: Serialize>(tool: &str, value: &T) -> Result<Value, Stop> {
+pub(crate) fn answer<T: Serialize>(tool: &str, value: &T) -> Result<Value, Stop> {
     let mut json = serde_json::to_value(value).map_err(|e| {
         Stop::Error(ToolError::internal(format!(
             "internal error: the answer of `{tool}` could not be written as JSON ({e})"
@@ -74,7 +74,7 @@ pub fn answer<T: Serialize>(tool: &str, value: &T) -> Result<Value, Stop> {
 }
 
 /// A list's page as its envelope, as JSON.
-pub fn envelope<I: Serialize, X: Serialize>(
+pub(crate) fn envelope<I: Serialize, X: Serialize>(
     page: Page<I, X>,
     binding: &Binding,
 ) -> Result<Value, Stop> {

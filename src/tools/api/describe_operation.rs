@@ -15,7 +15,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "describe_operation",
     title: "Describe a Mattermost API operation",
     description: "One operation whole: its parameters (name, in, type, required, enum), body fields and a sample, \
@@ -37,7 +37,7 @@ struct Args {
 
 /// A path, query or header parameter.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct ParamInfo {
+pub(crate) struct ParamInfo {
     pub name: String,
     /// `path`, `query` or `header`.
     #[serde(rename = "in")]
@@ -57,7 +57,7 @@ pub struct ParamInfo {
 
 /// The request body: its media type, type, top-level fields and a minimal sample.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct BodyInfo {
+pub(crate) struct BodyInfo {
     pub media: String,
     pub required: bool,
     #[serde(rename = "type")]
@@ -70,7 +70,7 @@ pub struct BodyInfo {
 
 /// How the operation pages, and how `call_operation` pages it.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct PagingInfo {
+pub(crate) struct PagingInfo {
     pub kind: String,
     /// Its paging parameters (`page`, `per_page`, `body.cursor`, ...).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -84,7 +84,7 @@ pub struct PagingInfo {
 
 /// Where an `outside` operation makes Mattermost reach.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Reaches {
+pub(crate) struct Reaches {
     /// The parameters that hold the address (`url`, `body.site_url`, `body`).
     pub params: Vec<String>,
     /// What Mattermost does with it, from its source.
@@ -93,7 +93,7 @@ pub struct Reaches {
 
 /// One operation, described.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Described {
+pub(crate) struct Described {
     pub operation: String,
     pub method: String,
     pub path: String,
@@ -161,7 +161,7 @@ fn placeholder(name: &str, t: &TypeInfo) -> Value {
 }
 
 /// `call_operation`'s params for `e`: every required parameter, and the sample body.
-pub fn example(e: &Entry) -> Value {
+pub(crate) fn example(e: &Entry) -> Value {
     let mut params = Map::new();
     for p in e.params.iter().filter(|p| p.required) {
         params.insert(p.name.clone(), placeholder(&p.name, &p.schema));
@@ -173,7 +173,7 @@ pub fn example(e: &Entry) -> Value {
 }
 
 /// An operation, described.
-pub fn describe(e: &Entry, covering: &Covering) -> Described {
+pub(crate) fn describe(e: &Entry, covering: &Covering) -> Described {
     let params = e
         .params
         .iter()

@@ -357,7 +357,7 @@ pub(super) async fn by_key<A>(
 
 /// What `call_operation` says beside the items.
 #[derive(Debug, Clone, Default, Serialize, JsonSchema)]
-pub struct Called {
+pub(super) struct Called {
     /// The request sent: method, path with its values, query.
     pub request: String,
     /// Mattermost's HTTP status (0 when the page came from the answer kept for the cursor chain).

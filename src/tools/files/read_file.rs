@@ -40,9 +40,9 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 /// The longest one file's reading may take; past it the file is described.
-pub const READ_TIME: Duration = Duration::from_secs(30);
+pub(crate) const READ_TIME: Duration = Duration::from_secs(30);
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "read_file",
     title: "Read a file",
     description: "A shared file, paged: text by line, PDF by page, Word by paragraph, sheets by \
@@ -96,7 +96,7 @@ struct Args {
 /// What a page of a file carries besides its items: the file's id; on the first page what the file
 /// is, what it holds, and either its image or why it was not read.
 #[derive(Debug, Clone, Default, Serialize, JsonSchema)]
-pub struct FileRead {
+pub(crate) struct FileRead {
     pub file_id: String,
     /// The file: name, type, size, who shared it and where (first page).
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -10,7 +10,7 @@ use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "get_me",
     title: "Who am I",
     description: "Who this server acts as (id, username, name, email, roles, locale, timezone, bot) and the \
@@ -26,7 +26,7 @@ pub const TOOL: Tool = Tool {
 
 /// The token's own user and the server it is on.
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct Me {
+pub(crate) struct Me {
     pub id: String,
     pub username: String,
     #[serde(skip_serializing_if = "Option::is_none")]

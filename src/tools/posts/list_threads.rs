@@ -16,7 +16,7 @@ use crate::tools::shared::posts::channel_labels;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "list_threads",
     title: "List followed threads",
     description: "The threads you follow, newest reply first: root post, channel, replies, last reply, \
@@ -121,7 +121,7 @@ struct Args {
 
 /// A followed thread, with the channel it is in.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct FollowedThread {
+pub(crate) struct FollowedThread {
     #[serde(flatten)]
     pub thread: ThreadItem,
     pub channel_id: String,

@@ -49,7 +49,7 @@ use std::sync::{Arc, Mutex};
 /// The parts of the inbox `only` chooses from.
 const ONLY: &[&str] = &["direct", "mentions", "channels", "threads"];
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "read_inbox",
     title: "Read everything unread",
     description: "Everything unread for you, one list to its end: direct and group messages, channels that \
@@ -315,7 +315,7 @@ struct Args {
 }
 
 /// The columns of a post's row.
-pub const COLUMNS: [&str; 6] = ["s", "id", "time", "by", "text", "more"];
+pub(crate) const COLUMNS: [&str; 6] = ["s", "id", "time", "by", "text", "more"];
 
 /// A post as a row, `[s, id, time, by, text, more]` (the page's `columns`): the index of its source
 /// (a header in `sources` where the source begins, an entry of the first page's `overview`), its id,
@@ -324,7 +324,7 @@ pub const COLUMNS: [&str; 6] = ["s", "id", "time", "by", "text", "more"];
 /// `reply_count`, `file_ids`, `edited`, `pinned`, `reactions`, `my_reactions`, `type`, ...). A row
 /// rather than an object: the keys of every post would cost a quarter of a page.
 #[derive(Debug, Clone)]
-pub struct Row {
+pub(crate) struct Row {
     pub s: usize,
     pub id: String,
     pub time: String,
@@ -388,7 +388,7 @@ impl JsonSchema for Row {
 
 /// A source's header, given once, on the page where its posts begin.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Header {
+pub(crate) struct Header {
     /// The source's index: its posts carry it as `s`.
     pub s: usize,
     /// direct, group, public, private or thread.
@@ -424,11 +424,11 @@ pub struct Header {
 }
 
 /// One source in the overview, as `[s, name, unread, mentions]` (the overview's `columns`).
-pub type Entry = (usize, String, i64, i64);
+pub(crate) type Entry = (usize, String, i64, i64);
 
 /// One part of the inbox in the overview.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Part {
+pub(crate) struct Part {
     /// direct, mentions, channels, threads or muted.
     pub part: String,
     pub unread: i64,
@@ -438,7 +438,7 @@ pub struct Part {
 
 /// The whole picture, on the first page: every source with its counts, by part, and the totals.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Overview {
+pub(crate) struct Overview {
     /// Unread posts in all, as Mattermost counts them.
     pub unread: i64,
     pub mentions: i64,
@@ -452,14 +452,14 @@ pub struct Overview {
 
 /// What the walk has still to show, as Mattermost counts it.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Left {
+pub(crate) struct Left {
     pub sources: usize,
     pub unread: i64,
 }
 
 /// What arrived while the walk ran and was not shown (on the last page).
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Arrived {
+pub(crate) struct Arrived {
     pub posts: i64,
     /// Where, by name.
     pub sources: Vec<String>,
@@ -468,7 +468,7 @@ pub struct Arrived {
 
 /// What a page carries besides its posts.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct InboxPage {
+pub(crate) struct InboxPage {
     /// What each item (and each context post) holds, in order (said in the description too, so left
     /// out of the published schema).
     #[schemars(skip)]

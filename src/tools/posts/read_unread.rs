@@ -20,7 +20,7 @@ use crate::tools::shared::unread::read_before;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "read_unread",
     title: "Read what is unread in a channel",
     description: "What is unread in one of your channels: the posts since you last viewed it, oldest first, \
@@ -120,7 +120,7 @@ struct Args {
 
 /// The first unread post.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct FirstUnread {
+pub(crate) struct FirstUnread {
     pub id: String,
     pub time: String,
 }
@@ -129,7 +129,7 @@ pub struct FirstUnread {
 /// last viewed, how many posts are unread and which is the first, with the read posts before it; a
 /// later page carries only the channel's fields.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Unread {
+pub(crate) struct Unread {
     #[serde(flatten)]
     pub channel: ChannelPosts,
     #[serde(skip_serializing_if = "Option::is_none")]

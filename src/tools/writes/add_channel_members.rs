@@ -14,7 +14,7 @@ use crate::tool::{Answer, Asks, Input, Stop, Tool, Toolset};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "add_channel_members",
     title: "Add people to a channel",
     description: "Adds up to 20 people to a channel. Asks first, naming them; those already in it are left alone.",
@@ -74,7 +74,7 @@ struct Args {
 
 /// People added to a channel.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Added {
+pub(crate) struct Added {
     pub done: String,
     pub channel_id: String,
     pub channel: String,

@@ -11,7 +11,7 @@ use crate::tool::{Answer, Asks, Input, Tool, Toolset};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "delete_draft",
     title: "Delete a draft",
     description: "Deletes your draft in a channel (or `root`'s thread) and gives its text back. Never asks.",
@@ -69,7 +69,7 @@ struct Args {
 
 /// A draft deleted.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct DraftDeleted {
+pub(crate) struct DraftDeleted {
     pub done: String,
     pub channel_id: String,
     pub channel: String,

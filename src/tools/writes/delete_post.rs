@@ -13,7 +13,7 @@ use crate::tool::{Answer, Asks, Input, Stop, Tool, Toolset};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "delete_post",
     title: "Delete your post",
     description: "Deletes your own post (never another's, even as an admin); a thread's root takes its replies. Asks first, saying how many go; nothing is deleted if the post changed meanwhile.",
@@ -44,7 +44,7 @@ struct Args {
 
 /// A deleted post.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Deleted {
+pub(crate) struct Deleted {
     pub done: String,
     pub post_id: String,
     pub channel_id: String,

@@ -32,7 +32,7 @@ const OWN_STATE: Hints = Hints {
     open_world: false,
 };
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "mark_channel_read",
     title: "Mark a channel read",
     description: "Marks a channel read for you, as opening it does; only when the person asks. Says what \
@@ -97,7 +97,7 @@ pub const TOOL: Tool = Tool {
 
 /// What Mattermost did.
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct Marked {
+pub(crate) struct Marked {
     pub channel_id: String,
     /// false: you are not in the channel, which has no read state for you.
     pub member: bool,

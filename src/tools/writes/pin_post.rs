@@ -12,7 +12,7 @@ use crate::tool::{Answer, Asks, Input, Stop, Tool, Toolset};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "pin_post",
     title: "Pin or unpin a post",
     description: "Pins a post to its channel, or unpins it (pinned=false). Asks first.",
@@ -55,7 +55,7 @@ struct Args {
 
 /// A post pinned or unpinned.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Pinned {
+pub(crate) struct Pinned {
     pub done: String,
     pub post_id: String,
     pub pinned: bool,

@@ -25,11 +25,11 @@ use std::time::Duration;
 /// The most times a post is sent (the first time and the retries).
 const TRIES: u32 = 5;
 /// The prop that marks a post as written with an assistant.
-pub const AI_PROP: &str = "ai_generated_by";
+pub(crate) const AI_PROP: &str = "ai_generated_by";
 
 /// What a message was: where it went and whom it reached.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct PostWritten {
+pub(crate) struct PostWritten {
     /// What was done, in a sentence.
     pub done: String,
     pub post_id: String,
@@ -60,7 +60,7 @@ fn is_zero(n: &u32) -> bool {
 }
 
 /// What to post.
-pub struct Outgoing<'a> {
+pub(crate) struct Outgoing<'a> {
     pub channel_id: &'a str,
     pub message: &'a str,
     pub root_id: Option<&'a str>,
@@ -68,18 +68,18 @@ pub struct Outgoing<'a> {
 }
 
 /// A made post and how many retries it took.
-pub struct Made {
+pub(crate) struct Made {
     pub post: types::Post,
     pub retries: u32,
 }
 
 /// The pending post id of a new post: the person's id, a colon and 128 random bits.
-pub fn pending_post_id(me: &str) -> Result<String, ToolError> {
+pub(crate) fn pending_post_id(me: &str) -> Result<String, ToolError> {
     Ok(format!("{me}:{}", random_hex(16)?))
 }
 
 /// Makes the post once, retrying with the same `pending_post_id` until Mattermost answers it.
-pub async fn make(cx: &Ctx, _cleared: &Cleared, out: Outgoing<'_>) -> Result<Made, ToolError> {
+pub(crate) async fn make(cx: &Ctx, _cleared: &Cleared, out: Outgoing<'_>) -> Result<Made, ToolError> {
     let me = cx.my_id().await?;
     let pending = pending_post_id(&me)?;
     let mut props = serde_json::Map::new();
@@ -150,7 +150,7 @@ pub async fn make(cx: &Ctx, _cleared: &Cleared, out: Outgoing<'_>) -> Result<Mad
 }
 
 /// The answer for a made post.
-pub struct Reached {
+pub(crate) struct Reached {
     pub channel: String,
     pub reached: i64,
     pub notified: Vec<String>,
@@ -158,7 +158,7 @@ pub struct Reached {
 }
 
 impl PostWritten {
-    pub fn of(cx: &Ctx, done: String, made: Made, reached: Reached) -> PostWritten {
+    pub(crate) fn of(cx: &Ctx, done: String, made: Made, reached: Reached) -> PostWritten {
         let p = made.post;
         let id = p.id.clone().unwrap_or_default();
         let marked = p

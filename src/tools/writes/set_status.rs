@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 const STATUSES: &[&str] = &["online", "away", "dnd", "offline"];
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "set_status",
     title: "Set your status",
     description: "Sets your presence (online, away, dnd, offline), your custom status, or clears it. Asks first: everyone sees your status.",
@@ -132,7 +132,7 @@ struct Args {
 
 /// A custom status as set.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Custom {
+pub(crate) struct Custom {
     pub text: String,
     pub emoji: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -141,7 +141,7 @@ pub struct Custom {
 
 /// What was set.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct StatusSet {
+pub(crate) struct StatusSet {
     pub done: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,

@@ -21,7 +21,7 @@ use crate::tool::{Answer, Asks, Input, Stop, Tool, Toolset};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "update_post",
     title: "Edit your post",
     description: "Replaces the message of your own post (never another's, even as an admin). Asks first, showing old and new; nothing is edited if the post changed meanwhile.",
@@ -79,7 +79,7 @@ struct Args {
 
 /// An edited post.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Edited {
+pub(crate) struct Edited {
     pub done: String,
     pub post_id: String,
     pub permalink: String,
