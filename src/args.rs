@@ -43,7 +43,7 @@ pub enum Kind {
 /// The page size a list tool takes, and its bounds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limit {
-    pub default: u32,
+    pub(crate) default: u32,
     pub max: u32,
 }
 
@@ -59,9 +59,11 @@ pub struct Arg {
     pub name: &'static str,
     pub kind: Kind,
     pub required: bool,
-    pub about: &'static str,
+    pub(crate) about: &'static str,
     /// How the argument shapes the answer, when it sets no Mattermost parameter by itself (a filter the
-    /// tool applies, say). `None` for arguments that set a parameter of a call the row declares.
+    /// tool applies, say). `None` for arguments that set a parameter of a call the tool declares.
+    /// Read only by the governance test (`src/governance.rs`), hence `pub`: a `pub(crate)` field no
+    /// non-test code reads is dead code to the compiler.
     pub shapes: Option<&'static str>,
 }
 

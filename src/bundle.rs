@@ -24,77 +24,77 @@ pub(crate) const ENTRY_POINT: &str = "server/mattermost-mcp";
 /// `manifest.json`.
 #[derive(Serialize)]
 pub(crate) struct Manifest {
-    pub manifest_version: &'static str,
-    pub name: &'static str,
-    pub display_name: &'static str,
-    pub version: &'static str,
-    pub description: &'static str,
-    pub long_description: String,
-    pub author: Author,
-    pub repository: Repository,
-    pub homepage: &'static str,
-    pub documentation: &'static str,
-    pub support: String,
-    pub icon: &'static str,
-    pub server: Server,
-    pub tools: Vec<ManifestTool>,
-    pub keywords: Vec<&'static str>,
-    pub license: &'static str,
-    pub compatibility: Compatibility,
-    pub user_config: BTreeMap<&'static str, Setting>,
+    pub(crate) manifest_version: &'static str,
+    pub(crate) name: &'static str,
+    pub(crate) display_name: &'static str,
+    pub(crate) version: &'static str,
+    pub(crate) description: &'static str,
+    pub(crate) long_description: String,
+    pub(crate) author: Author,
+    pub(crate) repository: Repository,
+    pub(crate) homepage: &'static str,
+    pub(crate) documentation: &'static str,
+    pub(crate) support: String,
+    pub(crate) icon: &'static str,
+    pub(crate) server: Server,
+    pub(crate) tools: Vec<ManifestTool>,
+    pub(crate) keywords: Vec<&'static str>,
+    pub(crate) license: &'static str,
+    pub(crate) compatibility: Compatibility,
+    pub(crate) user_config: BTreeMap<&'static str, Setting>,
 }
 
 #[derive(Serialize)]
 pub(crate) struct Author {
-    pub name: &'static str,
-    pub url: &'static str,
+    pub(crate) name: &'static str,
+    pub(crate) url: &'static str,
 }
 
 #[derive(Serialize)]
 pub(crate) struct Repository {
     #[serde(rename = "type")]
-    pub kind: &'static str,
-    pub url: &'static str,
+    pub(crate) kind: &'static str,
+    pub(crate) url: &'static str,
 }
 
 #[derive(Serialize)]
 pub(crate) struct Server {
     #[serde(rename = "type")]
-    pub kind: &'static str,
-    pub entry_point: &'static str,
-    pub mcp_config: McpConfig,
+    pub(crate) kind: &'static str,
+    pub(crate) entry_point: &'static str,
+    pub(crate) mcp_config: McpConfig,
 }
 
 #[derive(Serialize)]
 pub(crate) struct McpConfig {
-    pub command: String,
-    pub args: Vec<String>,
-    pub env: BTreeMap<&'static str, String>,
+    pub(crate) command: String,
+    pub(crate) args: Vec<String>,
+    pub(crate) env: BTreeMap<&'static str, String>,
 }
 
 #[derive(Serialize)]
 pub(crate) struct ManifestTool {
-    pub name: &'static str,
-    pub description: String,
+    pub(crate) name: &'static str,
+    pub(crate) description: String,
 }
 
 #[derive(Serialize)]
 pub(crate) struct Compatibility {
-    pub platforms: Vec<&'static str>,
+    pub(crate) platforms: Vec<&'static str>,
 }
 
 /// A setting Claude Desktop asks the person for at install.
 #[derive(Serialize)]
 pub(crate) struct Setting {
     #[serde(rename = "type")]
-    pub kind: &'static str,
-    pub title: &'static str,
-    pub description: &'static str,
-    pub required: bool,
+    pub(crate) kind: &'static str,
+    pub(crate) title: &'static str,
+    pub(crate) description: &'static str,
+    pub(crate) required: bool,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub sensitive: bool,
+    pub(crate) sensitive: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub default: Option<serde_json::Value>,
+    pub(crate) default: Option<serde_json::Value>,
 }
 
 /// The platform this binary runs on, as the manifest names it.

@@ -25,8 +25,8 @@ pub(crate) enum Source {
 /// `body`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Call {
-    pub operation: &'static str,
-    pub params: &'static [(&'static str, Source)],
+    pub(crate) operation: &'static str,
+    pub(crate) params: &'static [(&'static str, Source)],
 }
 
 // The calls the shared helpers of `Ctx` make (`cx.me()`, `cx.my_channels()`, `cx.my_teams()`,

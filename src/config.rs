@@ -254,11 +254,11 @@ pub use mattermost_client::Secret;
 #[derive(Debug, Clone)]
 pub struct Config {
     /// The server root, without a trailing slash or `/api/v4`.
-    pub url: String,
+    pub(crate) url: String,
     pub token: Secret,
-    pub timeout: Duration,
-    pub budget: Duration,
-    pub ca_file: Option<PathBuf>,
+    pub(crate) timeout: Duration,
+    pub(crate) budget: Duration,
+    pub(crate) ca_file: Option<PathBuf>,
     /// Offer the tools that write.
     pub allow_writes: bool,
     /// `MATTERMOST_TOOLSETS` as given (checked by `crate::inventory::Offer`).

@@ -45,11 +45,11 @@ pub(crate) const USED_IN_ALL: usize = 200_000;
 /// What the person is asked to confirm.
 pub(crate) struct Question {
     /// The checkbox's label: what will be done, in a few words ("Post in ~town-square").
-    pub action: String,
+    pub(crate) action: String,
     /// The whole question: exactly what will be sent, where, and whom it reaches.
-    pub text: String,
+    pub(crate) text: String,
     /// What the answer is bound to: the targets (ids and the versions shown) and the exact content.
-    pub binding: Vec<String>,
+    pub(crate) binding: Vec<String>,
 }
 
 /// How a write was cleared to go ahead, as the answers of writing tools report it.
@@ -364,7 +364,11 @@ fn form(question: &Question) -> Result<ElicitRequestParams, ToolError> {
 /// Asks the person to confirm `question` before the write, in the form the client speaks. `Ok` is
 /// the proof to send it with; declined, cancelled, unticked, unable to ask, or (2026-07-28) asked now and to be answered
 /// by a retried call: an error or the input-required result, and nothing must be sent.
-pub(crate) async fn ask<A>(cx: &Ctx, input: &Input<A>, question: &Question) -> Result<Cleared, Stop> {
+pub(crate) async fn ask<A>(
+    cx: &Ctx,
+    input: &Input<A>,
+    question: &Question,
+) -> Result<Cleared, Stop> {
     asked(cx, input, question).await.map(Cleared::new)
 }
 

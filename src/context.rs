@@ -127,7 +127,7 @@ pub(crate) struct Ctx {
     my_channels: Timed<Vec<types::Channel>>,
     my_teams: Timed<Vec<types::Team>>,
     /// Whole lists kept for their cursor chains.
-    pub lists: KeptLists,
+    pub(crate) lists: KeptLists,
     /// Per-person values a tool keeps between calls (mention keys, say), by name.
     notes: Mutex<Notes>,
 }
@@ -424,7 +424,11 @@ impl Ctx {
     }
 
     /// A value a tool keeps for this person under `name`, if it is younger than `age`.
-    pub(crate) fn note<T: Any + Send + Sync>(&self, name: &'static str, age: Duration) -> Option<Arc<T>> {
+    pub(crate) fn note<T: Any + Send + Sync>(
+        &self,
+        name: &'static str,
+        age: Duration,
+    ) -> Option<Arc<T>> {
         let notes = self.notes.lock().ok()?;
         let (at, v) = notes.get(name)?;
         if at.elapsed() >= age {

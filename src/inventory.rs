@@ -81,10 +81,10 @@ pub fn find(name: &str) -> Option<&'static Tool> {
 /// Which tools a server offers.
 #[derive(Debug, Clone)]
 pub struct Offer {
-    pub toolsets: BTreeSet<Toolset>,
-    pub allow_writes: bool,
+    pub(crate) toolsets: BTreeSet<Toolset>,
+    pub(crate) allow_writes: bool,
     /// Whether the writes others will see ask the person first (`MATTERMOST_CONFIRM_WRITES`).
-    pub confirm_writes: ConfirmWrites,
+    pub(crate) confirm_writes: ConfirmWrites,
 }
 
 impl Offer {

@@ -20,10 +20,10 @@ use serde_json::{Value, json};
 /// A message refused before rmcp reads it: its JSON-RPC error and the id to answer it with.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Malformed {
-    pub code: i32,
-    pub message: String,
+    pub(crate) code: i32,
+    pub(crate) message: String,
     /// The request's id, or `Value::Null` when it could not be read.
-    pub id: Value,
+    pub(crate) id: Value,
 }
 
 impl Malformed {

@@ -44,3 +44,6 @@ pub mod spec_check;
 pub mod time;
 pub mod tool;
 pub mod tools;
+
+// The macros that build a tool's code, named `crate::one!` and `crate::list!` by the tool files.
+pub(crate) use tool::code::{list, one};

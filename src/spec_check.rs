@@ -4,9 +4,9 @@
 
 use crate::calls::Source;
 use crate::inventory;
+use mattermost_spec::Surface;
 use mattermost_spec::check::{TableUses, Use};
 use mattermost_spec::tree::Tree;
-use mattermost_spec::Surface;
 use std::path::Path;
 
 const SURFACE: &str = mattermost_client::build_info::SURFACE_JSON;

@@ -15,25 +15,25 @@ use serde_json::{Map, Value};
 #[derive(Debug, Deserialize)]
 pub(crate) struct Frame {
     #[serde(default)]
-    pub event: Option<String>,
+    pub(crate) event: Option<String>,
     #[serde(default)]
-    pub data: Map<String, Value>,
+    pub(crate) data: Map<String, Value>,
     #[serde(default)]
-    pub broadcast: Option<Broadcast>,
+    pub(crate) broadcast: Option<Broadcast>,
     #[serde(default)]
-    pub seq: Option<i64>,
+    pub(crate) seq: Option<i64>,
     /// Set on the answer to an action the client sent (`ping`), not on an event.
     #[serde(default)]
-    pub seq_reply: Option<i64>,
+    pub(crate) seq_reply: Option<i64>,
 }
 
 /// `model.WebsocketBroadcast` (the fields read here).
 #[derive(Debug, Default, Deserialize)]
 pub(crate) struct Broadcast {
     #[serde(default)]
-    pub channel_id: String,
+    pub(crate) channel_id: String,
     #[serde(default)]
-    pub user_id: String,
+    pub(crate) user_id: String,
 }
 
 /// The fields of a post read here (`model.Post`).
@@ -66,17 +66,17 @@ struct ReactionFields {
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub(crate) struct Heard {
     /// The channel whose posts changed.
-    pub channel: Option<String>,
+    pub(crate) channel: Option<String>,
     /// The thread (its root post's id) that changed.
-    pub thread: Option<String>,
+    pub(crate) thread: Option<String>,
     /// Another post (a reply's own id) that changed, for a watch made on a reply.
-    pub post: Option<String>,
+    pub(crate) post: Option<String>,
     /// What the person has unread or is mentioned in may have changed.
-    pub inbox: bool,
+    pub(crate) inbox: bool,
     /// The person's channels changed (one joined, a DM or group opened).
-    pub list_changed: bool,
+    pub(crate) list_changed: bool,
     /// The newest time the event shows of the channel's posts (for the gap fill).
-    pub at: i64,
+    pub(crate) at: i64,
 }
 
 impl Heard {

@@ -27,8 +27,8 @@ pub(crate) struct Live {
 /// A person as a call sees them: the process's watchers and the person's context.
 #[derive(Clone)]
 pub(crate) struct Person {
-    pub live: Arc<Live>,
-    pub cx: Arc<Ctx>,
+    pub(crate) live: Arc<Live>,
+    pub(crate) cx: Arc<Ctx>,
 }
 
 impl Person {
@@ -134,5 +134,4 @@ impl Live {
     pub(crate) fn stopping(&self) -> &CancellationToken {
         &self.shutdown
     }
-
 }

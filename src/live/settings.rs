@@ -6,11 +6,11 @@ use std::time::Duration;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct WatchSettings {
     /// Distinct resources one person may watch at once (`MATTERMOST_MCP_MAX_WATCHES`).
-    pub per_person: usize,
+    pub(crate) per_person: usize,
     /// Persons who may watch at once, each with one Mattermost socket (`MATTERMOST_MCP_MAX_WATCHERS`).
-    pub people: usize,
+    pub(crate) people: usize,
     /// How long a person's socket stays open once nothing is watched (`MATTERMOST_MCP_WATCH_IDLE_SECS`).
-    pub idle: Duration,
+    pub(crate) idle: Duration,
 }
 
 impl Default for WatchSettings {

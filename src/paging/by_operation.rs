@@ -179,10 +179,10 @@ fn json_len(v: &Value) -> usize {
 /// What a page of an answer holds.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Cut {
-    pub items: Vec<Value>,
-    pub next: Option<Position>,
+    pub(crate) items: Vec<Value>,
+    pub(crate) next: Option<Position>,
     /// For an object or bytes cut into parts: what this page holds (`fields 1 to 40 of 120`).
-    pub part: Option<String>,
+    pub(crate) part: Option<String>,
 }
 
 /// Up to `limit` items from `start` (at least one), bounded by [`PAGE_BYTES`]; how many were taken.

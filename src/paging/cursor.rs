@@ -78,9 +78,9 @@ impl CursorError {
 /// person (their user id; empty where no person is involved, as for `tools/list`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Binding {
-    pub tool: &'static str,
-    pub fingerprint: String,
-    pub person: String,
+    pub(crate) tool: &'static str,
+    pub(crate) fingerprint: String,
+    pub(crate) person: String,
 }
 
 impl Binding {
@@ -358,7 +358,11 @@ pub fn encode(binding: &Binding, fields: &Fields) -> String {
 /// Reads a cursor made by [`encode`] for this binding, and returns its position's fields (the strategy
 /// reads them with [`position`]). `tools` names the tools a cursor of another tool may come from.
 /// Never panics, whatever the input.
-pub(crate) fn decode(cursor: &str, binding: &Binding, tools: &[&str]) -> Result<Fields, CursorError> {
+pub(crate) fn decode(
+    cursor: &str,
+    binding: &Binding,
+    tools: &[&str],
+) -> Result<Fields, CursorError> {
     let trimmed = cursor.trim();
     if trimmed.len() > 4 * MAX_LEN || !trimmed.is_ascii() {
         return Err(CursorError::Garbled);

@@ -17,13 +17,13 @@ pub(crate) struct NoExtra {}
 /// whole list.
 #[derive(Debug)]
 pub(crate) struct Page<I, X = NoExtra> {
-    pub items: Vec<I>,
+    pub(crate) items: Vec<I>,
     /// Where the next page starts; `None` on the last page.
-    pub next: Option<Fields>,
-    pub total: Option<u64>,
+    pub(crate) next: Option<Fields>,
+    pub(crate) total: Option<u64>,
     /// Mattermost's cap cut the list (search answers at most 100 matches, say).
-    pub capped: bool,
-    pub extra: X,
+    pub(crate) capped: bool,
+    pub(crate) extra: X,
 }
 
 impl<I> Page<I, NoExtra> {
@@ -64,7 +64,6 @@ impl<I, X> Page<I, X> {
         self.capped = capped;
         self
     }
-
 }
 
 fn is_false(b: &bool) -> bool {
@@ -74,30 +73,30 @@ fn is_false(b: &bool) -> bool {
 /// A list tool's answer, as the client receives it (and as its output schema describes it).
 #[derive(Debug, Serialize, JsonSchema)]
 pub(crate) struct Envelope<I, X> {
-    pub items: Vec<I>,
+    pub(crate) items: Vec<I>,
     // `returned`, `total_known`, `capped` and `requests` are in every answer as the server's
     // instructions describe them; the published schema leaves them out to keep `tools/list` small.
     #[schemars(skip)]
-    pub returned: usize,
-    pub has_more: bool,
+    pub(crate) returned: usize,
+    pub(crate) has_more: bool,
     /// Pass it back as `cursor`, with the same other arguments, for the next page.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub next_cursor: Option<String>,
+    pub(crate) next_cursor: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub total: Option<u64>,
+    pub(crate) total: Option<u64>,
     /// false when counting the list would cost as much as reading it.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(skip)]
-    pub total_known: Option<bool>,
+    pub(crate) total_known: Option<bool>,
     /// Mattermost's own cap cut the list.
     #[serde(default, skip_serializing_if = "is_false")]
     #[schemars(skip)]
-    pub capped: bool,
+    pub(crate) capped: bool,
     /// Mattermost requests the call made.
     #[schemars(skip)]
-    pub requests: u32,
+    pub(crate) requests: u32,
     #[serde(flatten)]
-    pub extra: X,
+    pub(crate) extra: X,
 }
 
 impl<I, X> Envelope<I, X> {

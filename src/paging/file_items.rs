@@ -22,8 +22,8 @@ pub(crate) const PAGE_BYTES: usize = attachment_reader::PAGE_BYTES;
 /// Where the next page starts: item `item` (from 0), byte `byte` of its text.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct Position {
-    pub item: usize,
-    pub byte: usize,
+    pub(crate) item: usize,
+    pub(crate) byte: usize,
 }
 
 impl cursor::Position for Position {
@@ -47,11 +47,11 @@ pub(crate) struct Part {
     /// Where the piece is; its fields tell the kinds apart.
     #[serde(flatten)]
     #[schemars(skip)]
-    pub at: Location,
-    pub text: String,
+    pub(crate) at: Location,
+    pub(crate) text: String,
     /// true when the item's text goes on in the next piece.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub continues: bool,
+    pub(crate) continues: bool,
 }
 
 /// The bytes of a piece's JSON, as a page counts them.

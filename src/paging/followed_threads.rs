@@ -35,11 +35,11 @@ pub(crate) const MAX_REQUESTS: usize = 110;
 /// Which followed threads one request reads.
 #[derive(Debug, Clone)]
 pub(crate) struct Source {
-    pub team_id: String,
+    pub(crate) team_id: String,
     /// Leave out direct and group message threads (they were read under another team).
-    pub exclude_direct: bool,
+    pub(crate) exclude_direct: bool,
     /// Only threads with unread replies.
-    pub unread: bool,
+    pub(crate) unread: bool,
 }
 
 /// The sources that read every followed thread of these teams once: direct and group threads with the
@@ -59,8 +59,8 @@ pub(crate) fn sources(team_ids: &[String], unread: bool) -> Vec<Source> {
 /// Every thread read, and the millisecond that could not be read whole, if one.
 #[derive(Debug, Default)]
 pub(crate) struct Read {
-    pub threads: Vec<UserThread>,
-    pub incomplete_millisecond: Option<i64>,
+    pub(crate) threads: Vec<UserThread>,
+    pub(crate) incomplete_millisecond: Option<i64>,
 }
 
 #[derive(Debug, Clone, Copy)]

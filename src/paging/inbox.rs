@@ -82,9 +82,9 @@ impl Section {
 /// A source's place in the walk: its section, its most recent activity (newest first), its id.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Place {
-    pub section: Section,
-    pub activity: i64,
-    pub id: String,
+    pub(crate) section: Section,
+    pub(crate) activity: i64,
+    pub(crate) id: String,
 }
 
 impl Place {
@@ -124,13 +124,13 @@ pub(crate) fn order<T>(items: &mut [T], place: impl Fn(&T) -> &Place) {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Position {
     /// When the walk was planned.
-    pub t0: i64,
+    pub(crate) t0: i64,
     /// The source's index in the plan.
-    pub i: usize,
+    pub(crate) i: usize,
     /// The source's place in the plan (its id cut to [`ID_PREFIX`] characters).
-    pub place: Place,
+    pub(crate) place: Place,
     /// The time of the source's last post shown; `None` when none was (the source begins).
-    pub after: Option<i64>,
+    pub(crate) after: Option<i64>,
 }
 
 impl Position {
@@ -191,9 +191,9 @@ impl cursor::Position for Position {
 /// What of one source's posts a page takes: `posts[from..to]`, and whether that ends the source.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Take {
-    pub from: usize,
-    pub to: usize,
-    pub complete: bool,
+    pub(crate) from: usize,
+    pub(crate) to: usize,
+    pub(crate) complete: bool,
 }
 
 /// Which of a source's posts (their times, in (time, id) order) go on a page: those after `after`,

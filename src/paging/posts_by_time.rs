@@ -33,9 +33,9 @@ pub(crate) enum Direction {
 /// `t`, which post `a` was written in.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Position {
-    pub d: Direction,
-    pub t: i64,
-    pub a: String,
+    pub(crate) d: Direction,
+    pub(crate) t: i64,
+    pub(crate) a: String,
 }
 
 impl cursor::Position for Position {
@@ -65,9 +65,9 @@ impl cursor::Position for Position {
 /// Which posts of which channel.
 #[derive(Debug, Clone)]
 pub(crate) struct Query {
-    pub channel_id: String,
+    pub(crate) channel_id: String,
     /// Collapsed threads: roots only, with reply counts and participants.
-    pub roots_only: bool,
+    pub(crate) roots_only: bool,
 }
 
 /// Where a read starts.
@@ -95,10 +95,10 @@ pub(crate) enum Mode {
 /// A page of posts, oldest first.
 #[derive(Debug, Default)]
 pub(crate) struct Posts {
-    pub posts: Vec<Post>,
-    pub next: Option<Position>,
+    pub(crate) posts: Vec<Post>,
+    pub(crate) next: Option<Position>,
     /// Set when one millisecond held 200 posts or more: Mattermost cannot be asked for the rest of it.
-    pub incomplete_millisecond: Option<i64>,
+    pub(crate) incomplete_millisecond: Option<i64>,
 }
 
 /// One request. The posts come back in reading order: newest first for `Newest`, `Before` and `Since`,
@@ -144,7 +144,12 @@ pub(crate) async fn fetch(
 }
 
 /// Reads one page of at most `limit` posts (more only for a millisecond read whole).
-pub(crate) async fn page(cx: &Ctx, q: &Query, start: Start, limit: u32) -> Result<Posts, ToolError> {
+pub(crate) async fn page(
+    cx: &Ctx,
+    q: &Query,
+    start: Start,
+    limit: u32,
+) -> Result<Posts, ToolError> {
     let (direction, mode) = match start {
         Start::Newest => (Direction::Back, Mode::Newest),
         Start::Before(id) => (Direction::Back, Mode::Before(id)),

@@ -29,8 +29,8 @@ pub(crate) const MAX_REQUESTS: usize = 200;
 /// Every saved post read, and the millisecond that could not be read whole, if one.
 #[derive(Debug, Default)]
 pub(crate) struct Read {
-    pub posts: Vec<Post>,
-    pub incomplete_millisecond: Option<i64>,
+    pub(crate) posts: Vec<Post>,
+    pub(crate) incomplete_millisecond: Option<i64>,
 }
 
 fn create_at(p: &Post) -> i64 {

@@ -86,17 +86,17 @@ pub(crate) fn day_text(day: i64) -> String {
 #[derive(Debug, Clone)]
 pub(crate) struct Search {
     /// The team to search, or every team of the person.
-    pub team_id: Option<String>,
+    pub(crate) team_id: Option<String>,
     /// The words of the terms as Mattermost splits them, without any `before:` (the walk adds its own).
-    pub words: Vec<String>,
+    pub(crate) words: Vec<String>,
     /// Any term matches, not all.
-    pub any: bool,
+    pub(crate) any: bool,
     /// Archived channels too.
-    pub archived: bool,
+    pub(crate) archived: bool,
     /// The last day the person's own terms allow (`before:`, `on:`), if they bound it.
-    pub last_day: Option<i64>,
+    pub(crate) last_day: Option<i64>,
     /// The first day the person's own terms allow (`after:`, `on:`, `-before:`), if they bound it.
-    pub first_day: Option<i64>,
+    pub(crate) first_day: Option<i64>,
 }
 
 impl Search {
@@ -114,9 +114,9 @@ impl Search {
 /// walk cuts days in, and the last match shown.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Walk {
-    pub window: Option<i64>,
-    pub zone_secs: i64,
-    pub after: Option<After>,
+    pub(crate) window: Option<i64>,
+    pub(crate) zone_secs: i64,
+    pub(crate) after: Option<After>,
 }
 
 impl Walk {
@@ -174,14 +174,14 @@ impl cursor::Position for Walk {
 /// window after it, and the day that alone held more matches than the cap.
 #[derive(Debug)]
 pub(crate) struct Window<T> {
-    pub last_day: Option<i64>,
-    pub zone_secs: i64,
-    pub matches: Vec<Keyed<T>>,
+    pub(crate) last_day: Option<i64>,
+    pub(crate) zone_secs: i64,
+    pub(crate) matches: Vec<Keyed<T>>,
     /// The last day of the next window; `None` when the walk ends with this one.
-    pub next: Option<i64>,
-    pub overfull: Option<i64>,
+    pub(crate) next: Option<i64>,
+    pub(crate) overfull: Option<i64>,
     /// Every match of the search is in this window (its first window answered below the cap).
-    pub whole: bool,
+    pub(crate) whole: bool,
 }
 
 /// Cuts a window's answer: what it holds whole, where the next window ends, and whether one day was
@@ -234,12 +234,12 @@ pub(crate) fn cut<T: Match>(
 /// A page of a walk.
 #[derive(Debug)]
 pub(crate) struct Walked<T> {
-    pub items: Vec<T>,
-    pub next: Option<Walk>,
+    pub(crate) items: Vec<T>,
+    pub(crate) next: Option<Walk>,
     /// The days (in the walk's zone) that alone held more matches than the cap, among the items shown.
-    pub overfull_days: Vec<i64>,
+    pub(crate) overfull_days: Vec<i64>,
     /// How many matches the search has, when its first window held them all.
-    pub total: Option<u64>,
+    pub(crate) total: Option<u64>,
 }
 
 /// One page of the walk from `at`, reading windows with `fetch` (the terms of a window and the zone's

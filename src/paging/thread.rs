@@ -32,9 +32,9 @@ pub(crate) const MAX_PER_PAGE: u32 = 200;
 /// of the last post shown.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Position {
-    pub r: String,
-    pub t: i64,
-    pub p: String,
+    pub(crate) r: String,
+    pub(crate) t: i64,
+    pub(crate) p: String,
 }
 
 impl cursor::Position for Position {
@@ -54,9 +54,9 @@ impl cursor::Position for Position {
 /// A page of a thread, oldest first.
 #[derive(Debug, Default)]
 pub(crate) struct ThreadPage {
-    pub root_id: String,
-    pub posts: Vec<Post>,
-    pub next: Option<Position>,
+    pub(crate) root_id: String,
+    pub(crate) posts: Vec<Post>,
+    pub(crate) next: Option<Position>,
 }
 
 fn key(p: &Post) -> (i64, &str) {

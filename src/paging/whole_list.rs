@@ -36,10 +36,10 @@ pub(crate) enum Order {
 /// Where the next page starts: after the item with this key and id.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct After {
-    pub k: SortKey,
-    pub id: String,
+    pub(crate) k: SortKey,
+    pub(crate) id: String,
     /// The text key was cut to its first [`MAX_TEXT`] characters to keep the cursor short.
-    pub cut: bool,
+    pub(crate) cut: bool,
 }
 
 impl After {
@@ -86,9 +86,9 @@ impl cursor::Position for After {
 
 #[derive(Debug, Clone)]
 pub(crate) struct Keyed<T> {
-    pub key: SortKey,
-    pub id: String,
-    pub item: T,
+    pub(crate) key: SortKey,
+    pub(crate) id: String,
+    pub(crate) item: T,
 }
 
 impl<T> Keyed<T> {

@@ -29,8 +29,8 @@ pub(crate) async fn channel_id(
 
 /// A resolved channel: its id, and the channel when resolution had to read it.
 pub(crate) struct ResolvedChannel {
-    pub id: String,
-    pub channel: Option<types::Channel>,
+    pub(crate) id: String,
+    pub(crate) channel: Option<types::Channel>,
 }
 
 pub(crate) async fn channel(

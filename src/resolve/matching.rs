@@ -23,9 +23,9 @@ pub(crate) fn distance(a: &str, b: &str) -> usize {
 
 /// One thing a name may mean: its id, the names it goes by, and how to show it as a candidate.
 pub(crate) struct Candidate<T> {
-    pub item: T,
-    pub names: Vec<String>,
-    pub shown: Value,
+    pub(crate) item: T,
+    pub(crate) names: Vec<String>,
+    pub(crate) shown: Value,
 }
 
 /// What a name matched.

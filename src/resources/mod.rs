@@ -31,15 +31,15 @@ pub(crate) const SCHEME: &str = "mattermost";
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Template {
     /// The URI's first segment (`files`), its template's name.
-    pub kind: &'static str,
-    pub uri_template: &'static str,
+    pub(crate) kind: &'static str,
+    pub(crate) uri_template: &'static str,
     /// The template's one argument.
-    pub argument: &'static str,
-    pub title: &'static str,
-    pub description: &'static str,
+    pub(crate) argument: &'static str,
+    pub(crate) title: &'static str,
+    pub(crate) description: &'static str,
     /// The tool that reads it, and the argument the URI's id goes to.
-    pub tool: &'static str,
-    pub tool_argument: &'static str,
+    pub(crate) tool: &'static str,
+    pub(crate) tool_argument: &'static str,
 }
 
 /// The resource templates.
@@ -131,9 +131,9 @@ pub(crate) fn templates(offered: impl Fn(&str) -> bool) -> Vec<ResourceTemplate>
 /// A resource read as the tool call that reads it.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Target {
-    pub template: &'static Template,
+    pub(crate) template: &'static Template,
     /// The tool's arguments: the id (or channel name) and any `cursor`, `limit`, `team` of the query.
-    pub args: Map<String, Value>,
+    pub(crate) args: Map<String, Value>,
 }
 
 fn not_ours(uri: &str) -> ErrorData {
@@ -301,7 +301,11 @@ pub(crate) fn next_uri(uri: &str, answer: &Value) -> Option<String> {
 
 /// The contents of a resource read: the tool's answer as JSON (with `next_uri` when more follows),
 /// and each image the tool gave as a blob.
-pub(crate) fn contents(uri: &str, mut answer: Value, blocks: Vec<ContentBlock>) -> ReadResourceResult {
+pub(crate) fn contents(
+    uri: &str,
+    mut answer: Value,
+    blocks: Vec<ContentBlock>,
+) -> ReadResourceResult {
     if let (Some(next), Some(map)) = (next_uri(uri, &answer), answer.as_object_mut()) {
         map.insert("next_uri".into(), json!(next));
     }

@@ -28,30 +28,30 @@ pub(crate) const SCHEMA: &str =
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Card {
     #[serde(rename = "$schema")]
-    pub schema: &'static str,
-    pub name: &'static str,
-    pub version: &'static str,
-    pub description: &'static str,
-    pub title: &'static str,
-    pub website_url: &'static str,
-    pub repository: Repository,
-    pub icons: Vec<CardIcon>,
-    pub remotes: Vec<Remote>,
-    pub capabilities: ServerCapabilities,
+    pub(crate) schema: &'static str,
+    pub(crate) name: &'static str,
+    pub(crate) version: &'static str,
+    pub(crate) description: &'static str,
+    pub(crate) title: &'static str,
+    pub(crate) website_url: &'static str,
+    pub(crate) repository: Repository,
+    pub(crate) icons: Vec<CardIcon>,
+    pub(crate) remotes: Vec<Remote>,
+    pub(crate) capabilities: ServerCapabilities,
 }
 
 #[derive(Serialize)]
 pub(crate) struct Repository {
-    pub url: &'static str,
-    pub source: &'static str,
+    pub(crate) url: &'static str,
+    pub(crate) source: &'static str,
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct CardIcon {
-    pub src: String,
-    pub mime_type: &'static str,
-    pub sizes: Vec<&'static str>,
+    pub(crate) src: String,
+    pub(crate) mime_type: &'static str,
+    pub(crate) sizes: Vec<&'static str>,
 }
 
 /// How to reach the server over HTTP.
@@ -59,16 +59,16 @@ pub(crate) struct CardIcon {
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Remote {
     #[serde(rename = "type")]
-    pub kind: &'static str,
-    pub url: String,
-    pub supported_protocol_versions: Vec<String>,
-    pub authentication: Authentication,
+    pub(crate) kind: &'static str,
+    pub(crate) url: String,
+    pub(crate) supported_protocol_versions: Vec<String>,
+    pub(crate) authentication: Authentication,
 }
 
 #[derive(Serialize)]
 pub(crate) struct Authentication {
-    pub required: bool,
-    pub schemes: Vec<&'static str>,
+    pub(crate) required: bool,
+    pub(crate) schemes: Vec<&'static str>,
 }
 
 impl Card {

@@ -27,10 +27,10 @@ use tokio_util::sync::CancellationToken;
 /// The limits of the listener's connections.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Limits {
-    pub header: Duration,
-    pub idle: Duration,
-    pub total: usize,
-    pub per_address: usize,
+    pub(crate) header: Duration,
+    pub(crate) idle: Duration,
+    pub(crate) total: usize,
+    pub(crate) per_address: usize,
 }
 
 /// One open connection.
@@ -46,7 +46,7 @@ pub(crate) struct Conn {
     http2: AtomicBool,
     changed: Notify,
     /// Cancelled to close the connection (to make room for another, or at a timeout).
-    pub close: CancellationToken,
+    pub(crate) close: CancellationToken,
 }
 
 fn now() -> Instant {
@@ -201,7 +201,7 @@ impl Table {
 
 /// The listener's open connections.
 pub(crate) struct Conns {
-    pub limits: Limits,
+    pub(crate) limits: Limits,
     table: Mutex<Table>,
     shed: AtomicUsize,
 }
@@ -274,7 +274,6 @@ impl Conns {
     pub(crate) fn open(&self) -> usize {
         self.table.lock().map(|t| t.open.len()).unwrap_or(0)
     }
-
 }
 
 /// A connection's stream, watched: each read that brings bytes while nothing runs starts the header

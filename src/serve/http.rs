@@ -33,20 +33,20 @@ const READY_FOR: Duration = Duration::from_secs(2);
 
 /// The HTTP application.
 pub(crate) struct App {
-    pub settings: HttpSettings,
-    pub auth: Auth,
-    pub mcp: StreamableHttpService<Arc<Server>, LocalSessionManager>,
-    pub owners: Owners,
+    pub(crate) settings: HttpSettings,
+    pub(crate) auth: Auth,
+    pub(crate) mcp: StreamableHttpService<Arc<Server>, LocalSessionManager>,
+    pub(crate) owners: Owners,
     /// The sessions open here, within their caps.
-    pub session_caps: SessionCaps,
+    pub(crate) session_caps: SessionCaps,
     /// rmcp's sessions of this instance, to end those past the caps.
-    pub session_manager: Arc<LocalSessionManager>,
+    pub(crate) session_manager: Arc<LocalSessionManager>,
     /// The sessions' shared store (the session directory, or Redis), when there is one.
-    pub session_store: Option<Arc<dyn SessionStore>>,
-    pub inflight: Arc<InFlight>,
-    pub mm: Arc<Mattermost>,
+    pub(crate) session_store: Option<Arc<dyn SessionStore>>,
+    pub(crate) inflight: Arc<InFlight>,
+    pub(crate) mm: Arc<Mattermost>,
     /// The server card and its icon (`crate::serve::card`).
-    pub card: card::Published,
+    pub(crate) card: card::Published,
     ready: Mutex<Option<(Instant, Result<(), String>)>>,
 }
 

@@ -57,9 +57,9 @@ impl InFlight {
 
 /// A response body that holds its call's places until it ends or is dropped.
 pub(crate) struct Held<B> {
-    pub inner: B,
-    pub permit: Option<CallSlot>,
-    pub mark: Option<Mark>,
+    pub(crate) inner: B,
+    pub(crate) permit: Option<CallSlot>,
+    pub(crate) mark: Option<Mark>,
 }
 
 impl<B: Body<Data = Bytes, Error = Infallible> + Unpin> Body for Held<B> {

@@ -50,14 +50,14 @@ impl std::fmt::Debug for Key {
 
 /// One person the server knows.
 pub(crate) struct Person {
-    pub key: Key,
-    pub ctx: Arc<Ctx>,
-    pub limits: PersonLimits,
+    pub(crate) key: Key,
+    pub(crate) ctx: Arc<Ctx>,
+    pub(crate) limits: PersonLimits,
     /// When Mattermost last confirmed the token (held while it is being checked again, so one
     /// person's concurrent requests check it once).
-    pub checked: tokio::sync::Mutex<Instant>,
+    pub(crate) checked: tokio::sync::Mutex<Instant>,
     /// The person's username, for the access log.
-    pub username: String,
+    pub(crate) username: String,
     created: Instant,
     seen: Mutex<Instant>,
 }
@@ -90,10 +90,10 @@ impl Person {
 /// The bounds of a registry.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Bounds {
-    pub cap: usize,
-    pub idle: Duration,
-    pub max_age: Duration,
-    pub cache_bytes: usize,
+    pub(crate) cap: usize,
+    pub(crate) idle: Duration,
+    pub(crate) max_age: Duration,
+    pub(crate) cache_bytes: usize,
 }
 
 /// Told of each person the registry forgets (idle, past its bounds, or their token refused; not

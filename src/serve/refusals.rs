@@ -62,7 +62,6 @@ impl Refusals {
     pub(crate) fn len(&self) -> usize {
         self.seen.lock().map(|s| s.len()).unwrap_or(0)
     }
-
 }
 
 #[cfg(test)]

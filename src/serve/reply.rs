@@ -35,7 +35,11 @@ pub(crate) fn error(status: StatusCode, code: &str, message: &str) -> Response<B
 
 /// Adds a header whose value the server made (never from the request), skipping one that a header
 /// cannot carry.
-pub(crate) fn with_header(mut r: Response<Body>, name: header::HeaderName, value: &str) -> Response<Body> {
+pub(crate) fn with_header(
+    mut r: Response<Body>,
+    name: header::HeaderName,
+    value: &str,
+) -> Response<Body> {
     if let Ok(v) = HeaderValue::from_str(value) {
         r.headers_mut().insert(name, v);
     }

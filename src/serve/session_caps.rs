@@ -13,8 +13,8 @@ use std::time::Instant;
 /// The caps.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Caps {
-    pub per_person: usize,
-    pub total: usize,
+    pub(crate) per_person: usize,
+    pub(crate) total: usize,
 }
 
 struct Open {
@@ -113,7 +113,6 @@ impl SessionCaps {
     pub(crate) fn len(&self) -> usize {
         self.open.lock().map(|o| o.len()).unwrap_or(0)
     }
-
 }
 
 #[cfg(test)]

@@ -13,9 +13,9 @@ pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
 /// An origin: scheme, host and port (the default port of the scheme when not written).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Origin {
-    pub scheme: String,
-    pub host: String,
-    pub port: u16,
+    pub(crate) scheme: String,
+    pub(crate) host: String,
+    pub(crate) port: u16,
 }
 
 impl Origin {

@@ -19,10 +19,10 @@ use std::sync::OnceLock;
 /// What Mattermost says of one author.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Author {
-    pub username: String,
-    pub bot: bool,
-    pub guest: bool,
-    pub remote: bool,
+    pub(crate) username: String,
+    pub(crate) bot: bool,
+    pub(crate) guest: bool,
+    pub(crate) remote: bool,
 }
 
 impl Author {

@@ -15,40 +15,40 @@ use std::collections::HashMap;
 /// direct message, the other person.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct ChannelItem {
-    pub id: String,
-    pub name: String,
-    pub display_name: String,
+    pub(crate) id: String,
+    pub(crate) name: String,
+    pub(crate) display_name: String,
     /// public, private, direct or group.
     #[serde(rename = "type")]
-    pub kind: String,
+    pub(crate) kind: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub team_id: Option<String>,
+    pub(crate) team_id: Option<String>,
     /// The team's URL name.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub team: Option<String>,
+    pub(crate) team: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub purpose: Option<String>,
+    pub(crate) purpose: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub header: Option<String>,
+    pub(crate) header: Option<String>,
     #[serde(default, skip_serializing_if = "is_false")]
-    pub archived: bool,
+    pub(crate) archived: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub last_post: Option<String>,
+    pub(crate) last_post: Option<String>,
     /// How many posts the channel holds, replies included (Mattermost's own count, kept on the channel).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub posts: Option<i64>,
+    pub(crate) posts: Option<i64>,
     /// The other person of a direct message, by username.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub with: Option<String>,
+    pub(crate) with: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub unread: Option<i64>,
+    pub(crate) unread: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub mentions: Option<i64>,
+    pub(crate) mentions: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub last_viewed: Option<String>,
+    pub(crate) last_viewed: Option<String>,
     /// false when you are not a member (a public channel you have not joined).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub member: Option<bool>,
+    pub(crate) member: Option<bool>,
 }
 
 impl ChannelItem {
@@ -105,7 +105,11 @@ pub(crate) fn unread_posts(c: &types::Channel, m: &types::ChannelMember) -> i64 
 
 /// A channel as a post, thread, file or draft names it: `~name` for a team channel, `@username` for a
 /// direct message (when the other person's username is known), the display name of a group message.
-pub(crate) fn channel_label(c: &types::Channel, me: &str, usernames: &HashMap<String, String>) -> String {
+pub(crate) fn channel_label(
+    c: &types::Channel,
+    me: &str,
+    usernames: &HashMap<String, String>,
+) -> String {
     match c.kind() {
         ChannelKind::Direct => {
             let other = c.other_person(me).unwrap_or(me);

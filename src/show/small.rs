@@ -17,16 +17,16 @@ fn username_or_id(usernames: &HashMap<String, String>, id: &str) -> String {
 /// A team: id, name (its URL name), display name, whether anyone may join, description.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct TeamItem {
-    pub id: String,
-    pub name: String,
-    pub display_name: String,
+    pub(crate) id: String,
+    pub(crate) name: String,
+    pub(crate) display_name: String,
     /// open or invite_only.
     #[serde(rename = "type")]
-    pub kind: String,
+    pub(crate) kind: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
+    pub(crate) description: Option<String>,
     #[serde(default, skip_serializing_if = "is_false")]
-    pub archived: bool,
+    pub(crate) archived: bool,
 }
 
 impl TeamItem {
@@ -51,16 +51,16 @@ impl TeamItem {
 /// unread in it.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct ThreadItem {
-    pub id: String,
-    pub reply_count: i64,
-    pub last_reply: String,
+    pub(crate) id: String,
+    pub(crate) reply_count: i64,
+    pub(crate) last_reply: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub last_viewed: Option<String>,
-    pub unread_replies: i64,
-    pub unread_mentions: i64,
-    pub participants: Vec<String>,
+    pub(crate) last_viewed: Option<String>,
+    pub(crate) unread_replies: i64,
+    pub(crate) unread_mentions: i64,
+    pub(crate) participants: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub root: Option<PostItem>,
+    pub(crate) root: Option<PostItem>,
 }
 
 impl ThreadItem {
@@ -95,22 +95,22 @@ impl ThreadItem {
 /// a reply's draft.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct DraftItem {
-    pub id: String,
+    pub(crate) id: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub root_id: Option<String>,
+    pub(crate) root_id: Option<String>,
     #[serde(rename = "text")]
-    pub message: String,
+    pub(crate) message: String,
     #[serde(rename = "text_length", skip_serializing_if = "Option::is_none")]
-    pub message_length: Option<usize>,
+    pub(crate) message_length: Option<usize>,
     #[serde(rename = "text_cut", default, skip_serializing_if = "is_false")]
-    pub message_cut: bool,
+    pub(crate) message_cut: bool,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub file_ids: Vec<String>,
-    pub updated: String,
-    pub channel_id: String,
+    pub(crate) file_ids: Vec<String>,
+    pub(crate) updated: String,
+    pub(crate) channel_id: String,
     /// The channel as a person names it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub channel: Option<String>,
+    pub(crate) channel: Option<String>,
 }
 
 impl DraftItem {
@@ -153,13 +153,13 @@ pub(crate) fn draft_id(d: &types::GetDraftsResponseItem) -> String {
 /// A custom emoji: id, name (as `:name:` is typed), who added it and when.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct EmojiItem {
-    pub id: String,
-    pub name: String,
+    pub(crate) id: String,
+    pub(crate) name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub creator: Option<String>,
+    pub(crate) creator: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub creator_id: Option<String>,
-    pub created: String,
+    pub(crate) creator_id: Option<String>,
+    pub(crate) created: String,
 }
 
 impl EmojiItem {
@@ -180,15 +180,18 @@ impl EmojiItem {
 /// it was first used.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct ReactionGroup {
-    pub emoji: String,
-    pub count: usize,
-    pub users: Vec<String>,
-    pub first: String,
+    pub(crate) emoji: String,
+    pub(crate) count: usize,
+    pub(crate) users: Vec<String>,
+    pub(crate) first: String,
 }
 
 impl ReactionGroup {
     /// A post's reactions, one group per emoji in the order each was first used (ties by name).
-    pub(crate) fn all(rs: &[types::Reaction], usernames: &HashMap<String, String>) -> Vec<ReactionGroup> {
+    pub(crate) fn all(
+        rs: &[types::Reaction],
+        usernames: &HashMap<String, String>,
+    ) -> Vec<ReactionGroup> {
         let mut sorted: Vec<&types::Reaction> = rs.iter().collect();
         sorted.sort_by(|a, b| {
             (a.create_at, &a.emoji_name, &a.user_id).cmp(&(b.create_at, &b.emoji_name, &b.user_id))

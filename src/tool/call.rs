@@ -20,7 +20,9 @@ type CoversFn = dyn Fn(&str) -> Vec<&'static str> + Send + Sync;
 
 impl Covering {
     /// The tools `covers` names for each operation.
-    pub(crate) fn new(covers: impl Fn(&str) -> Vec<&'static str> + Send + Sync + 'static) -> Covering {
+    pub(crate) fn new(
+        covers: impl Fn(&str) -> Vec<&'static str> + Send + Sync + 'static,
+    ) -> Covering {
         Covering(Arc::new(covers))
     }
 
@@ -42,22 +44,22 @@ impl Default for Covering {
 #[derive(Clone, Default)]
 pub(crate) struct CallContext {
     /// The MCP peer, to ask the person (elicitation) or notify.
-    pub peer: Option<rmcp::Peer<rmcp::RoleServer>>,
+    pub(crate) peer: Option<rmcp::Peer<rmcp::RoleServer>>,
     /// The protocol version of the request.
-    pub protocol: Option<rmcp::model::ProtocolVersion>,
+    pub(crate) protocol: Option<rmcp::model::ProtocolVersion>,
     /// What the client can do (elicitation, ...).
-    pub capabilities: Option<rmcp::model::ClientCapabilities>,
+    pub(crate) capabilities: Option<rmcp::model::ClientCapabilities>,
     /// The answers to what an earlier round of this call asked (2026-07-28).
-    pub input_responses: Option<InputResponses>,
+    pub(crate) input_responses: Option<InputResponses>,
     /// The state an earlier round of this call handed the client (2026-07-28).
-    pub request_state: Option<String>,
+    pub(crate) request_state: Option<String>,
     /// Whether writes others will see ask the person first (`MATTERMOST_CONFIRM_WRITES`).
-    pub confirm_writes: crate::config::ConfirmWrites,
+    pub(crate) confirm_writes: crate::config::ConfirmWrites,
     /// Which of the tools this server offers already cover an operation (the operation gateway
     /// names them).
-    pub covering: Covering,
+    pub(crate) covering: Covering,
     /// The person as watching sees them (`wait_for_activity`), when the server offers watching.
-    pub live: Option<crate::live::Person>,
+    pub(crate) live: Option<crate::live::Person>,
 }
 
 impl CallContext {
@@ -79,13 +81,13 @@ impl CallContext {
 
 /// A call's input as the server checked it, before the tool's code reads its typed arguments.
 pub(crate) struct Raw {
-    pub args: Map<String, Value>,
+    pub(crate) args: Map<String, Value>,
     /// Whether the tool asks the person before a write others will see (its declaration's).
-    pub asks_first: bool,
-    pub limit: u32,
-    pub position: Option<Fields>,
-    pub binding: Binding,
-    pub call: Arc<CallContext>,
+    pub(crate) asks_first: bool,
+    pub(crate) limit: u32,
+    pub(crate) position: Option<Fields>,
+    pub(crate) binding: Binding,
+    pub(crate) call: Arc<CallContext>,
 }
 
 impl Raw {
@@ -116,16 +118,16 @@ impl Raw {
 
 /// One call's input as a tool's code reads it.
 pub(crate) struct Input<A> {
-    pub args: A,
+    pub(crate) args: A,
     /// The page size, for list tools.
-    pub limit: u32,
+    pub(crate) limit: u32,
     position: Option<Fields>,
-    pub tool: &'static str,
+    pub(crate) tool: &'static str,
     /// Whether the tool asks the person before a write others will see (its declaration's).
-    pub asks_first: bool,
+    pub(crate) asks_first: bool,
     /// The fingerprint of the arguments that chose the list.
-    pub fingerprint: String,
-    pub call: Arc<CallContext>,
+    pub(crate) fingerprint: String,
+    pub(crate) call: Arc<CallContext>,
 }
 
 impl<A> Input<A> {
@@ -151,7 +153,6 @@ impl<A> Input<A> {
             scope.report_step(total, message.into());
         }
     }
-
 }
 
 /// The number of Mattermost requests the running call has made.

@@ -40,7 +40,7 @@ pub struct Plan {
     /// The operations the call's scope declares: the transport refuses any other.
     pub operations: Vec<&'static str>,
     /// Whether the call writes: refused, naming `MATTERMOST_ALLOW_WRITES`, when writes are not allowed.
-    pub writes: bool,
+    pub(crate) writes: bool,
 }
 
 /// Works out a call's [`Plan`] from its checked arguments; an error is the call's answer, and nothing
@@ -84,7 +84,6 @@ pub(crate) fn envelope<I: Serialize, X: Serialize>(
 
 /// Builds the [`Code`] of a tool that answers one object: `one!(run => Answer)`, where
 /// `async fn run(cx: &Ctx, input: Input<Args>) -> Result<Answer, E>` and `E: Into<Stop>`.
-#[macro_export]
 macro_rules! one {
     ($run:path => $out:ty) => {
         $crate::tool::code::Code {
@@ -106,7 +105,6 @@ macro_rules! one {
 /// Builds the [`Code`] of a list tool: `list!(run => Item, Extra)`, where
 /// `async fn run(cx: &Ctx, input: Input<Args>) -> Result<Page<Item, Extra>, E>`; the answer is the
 /// [`Envelope`] of the page.
-#[macro_export]
 macro_rules! list {
     ($run:path => $item:ty, $extra:ty) => {
         $crate::tool::code::Code {
@@ -126,3 +124,6 @@ macro_rules! list {
         $crate::list!($run => $item, $crate::paging::envelope::NoExtra)
     };
 }
+
+// The two macros, for the tool files (as `crate::one!` and `crate::list!`, re-exported at the root).
+pub(crate) use {list, one};

@@ -14,8 +14,7 @@ pub(crate) mod extra;
 pub(crate) mod schema;
 
 pub(crate) use call::{CallContext, Input, Raw};
-pub use code::{Code, Plan};
 pub(crate) use code::Stop;
-pub use declaration::{Answer, Asks, Tool, Toolset};
-pub use declaration::Hints;
+pub use code::{Code, Plan};
 pub(crate) use declaration::READS;
+pub use declaration::{Answer, Asks, Hints, Tool, Toolset};

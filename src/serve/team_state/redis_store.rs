@@ -45,12 +45,12 @@ const CALL_HELD_BEYOND_BUDGET: Duration = Duration::from_secs(30);
 /// What the limits are.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Limits {
-    pub per_minute: u32,
-    pub concurrency: usize,
+    pub(crate) per_minute: u32,
+    pub(crate) concurrency: usize,
     /// The longest a call may run (`MATTERMOST_CALL_BUDGET_SECS`).
-    pub budget: Duration,
+    pub(crate) budget: Duration,
     /// How long a token's verdict is trusted (`MATTERMOST_MCP_TOKEN_CHECK_SECS`).
-    pub check_every: Duration,
+    pub(crate) check_every: Duration,
 }
 
 /// Since when Redis has not answered, and why.
@@ -98,7 +98,11 @@ pub(crate) fn redacted(url: &str) -> String {
 impl RedisState {
     /// Prepares the connection (made on first use, so a Redis that is down at start only means
     /// each instance works alone until it answers). An address that is not one stops the server.
-    pub(crate) fn open(url: &str, mattermost_url: &str, limits: Limits) -> Result<RedisState, String> {
+    pub(crate) fn open(
+        url: &str,
+        mattermost_url: &str,
+        limits: Limits,
+    ) -> Result<RedisState, String> {
         let refused = |why: String| {
             format!(
                 "{}={:?} is not accepted: {why}. Give redis://[:PASSWORD@]HOST[:PORT][/DB], e.g. \

@@ -52,8 +52,8 @@ pub(crate) enum Verdict {
 /// A verdict and how long ago it was given.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Known {
-    pub verdict: Verdict,
-    pub age: Duration,
+    pub(crate) verdict: Verdict,
+    pub(crate) age: Duration,
 }
 
 /// How the store is, for `/readyz`.

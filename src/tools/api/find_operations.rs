@@ -46,23 +46,23 @@ struct Args {
 /// One operation found.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct FoundOperation {
-    pub operation: String,
-    pub method: String,
-    pub path: String,
-    pub tag: String,
+    pub(crate) operation: String,
+    pub(crate) method: String,
+    pub(crate) path: String,
+    pub(crate) tag: String,
     /// `read`, `write`, or `outside` (a write that makes Mattermost reach an address given in the call).
-    pub access: String,
+    pub(crate) access: String,
     /// How Mattermost pages it (`none`, `page_per_page`, `whole_list`, ...).
-    pub paging: String,
+    pub(crate) paging: String,
     /// It needs a system administrator.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub admin_only: bool,
+    pub(crate) admin_only: bool,
     /// Tools of this server that already do it: prefer them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub covered_by: Vec<String>,
+    pub(crate) covered_by: Vec<String>,
     /// Why call_operation cannot send it (a multipart upload).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub not_callable: Option<String>,
+    pub(crate) not_callable: Option<String>,
 }
 
 /// The words of a name: split at anything not a letter or digit and where a lowercase letter or digit

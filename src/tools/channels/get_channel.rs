@@ -64,10 +64,10 @@ pub(crate) const TOOL: Tool = Tool {
 #[derive(Debug, Serialize, JsonSchema)]
 pub(crate) struct ChannelAnswer {
     #[serde(flatten)]
-    pub channel: ChannelItem,
+    pub(crate) channel: ChannelItem,
     /// Active people in the channel; only members (and admins) may read it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub member_count: Option<i64>,
+    pub(crate) member_count: Option<i64>,
 }
 
 #[derive(Deserialize)]

@@ -38,12 +38,12 @@ pub(crate) const TOOL: Tool = Tool {
 /// A channel's counts.
 #[derive(Debug, Serialize, JsonSchema)]
 pub(crate) struct ChannelStats {
-    pub channel_id: String,
+    pub(crate) channel_id: String,
     /// Active people only.
-    pub member_count: i64,
-    pub guest_count: i64,
-    pub pinned_post_count: i64,
-    pub file_count: i64,
+    pub(crate) member_count: i64,
+    pub(crate) guest_count: i64,
+    pub(crate) pinned_post_count: i64,
+    pub(crate) file_count: i64,
 }
 
 #[derive(Deserialize)]

@@ -68,9 +68,9 @@ pub(crate) const TOOL: Tool = Tool {
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct ChannelMember {
     #[serde(flatten)]
-    pub person: UserItem,
+    pub(crate) person: UserItem,
     #[serde(default, skip_serializing_if = "is_false")]
-    pub channel_admin: bool,
+    pub(crate) channel_admin: bool,
 }
 
 #[derive(Deserialize)]

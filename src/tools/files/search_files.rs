@@ -82,7 +82,7 @@ struct Args {
 pub(crate) struct FilesFound {
     /// When this page shows a day Mattermost's cap cut.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub capped_on: Option<CappedOn>,
+    pub(crate) capped_on: Option<CappedOn>,
 }
 
 async fn run(cx: &Ctx, input: Input<Args>) -> Result<Page<FileItem, FilesFound>, ToolError> {

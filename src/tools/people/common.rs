@@ -28,17 +28,17 @@ pub(crate) const USERS: Arg = Arg {
 /// A name nobody has, with the usernames closest to it.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct NotFound {
-    pub reference: String,
-    pub closest: Vec<String>,
+    pub(crate) reference: String,
+    pub(crate) closest: Vec<String>,
 }
 
 /// The answer of a tool bounded by the names it was given: one item per person found, in the order
 /// first named, and the names nobody has.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct Named<I> {
-    pub items: Vec<I>,
-    pub returned: usize,
-    pub not_found: Vec<NotFound>,
+    pub(crate) items: Vec<I>,
+    pub(crate) returned: usize,
+    pub(crate) not_found: Vec<NotFound>,
 }
 
 impl<I> Named<I> {

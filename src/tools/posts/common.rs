@@ -15,7 +15,11 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 /// The channel a channel tool reads, from its `channel` and `team` arguments.
-pub(crate) async fn channel_of(cx: &Ctx, channel: &str, team: Option<&str>) -> Result<String, ToolError> {
+pub(crate) async fn channel_of(
+    cx: &Ctx,
+    channel: &str,
+    team: Option<&str>,
+) -> Result<String, ToolError> {
     resolve::channel_id(cx, channel, team).await
 }
 
@@ -35,8 +39,8 @@ pub(crate) async fn teams_of(cx: &Ctx, team: Option<&str>) -> Result<Vec<String>
 /// A millisecond Mattermost holds more posts or threads in than it can be asked for.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct Incomplete {
-    pub time: String,
-    pub note: String,
+    pub(crate) time: String,
+    pub(crate) note: String,
 }
 
 /// The note for a millisecond that holds 200 `what` or more.
@@ -53,11 +57,11 @@ pub(crate) fn incomplete(ms: i64, what: &str) -> Incomplete {
 /// What a page of one channel's posts carries besides its items.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct ChannelPosts {
-    pub channel_id: String,
+    pub(crate) channel_id: String,
     /// Any post's permalink: this with `{id}` replaced by the post's id.
-    pub permalink: String,
+    pub(crate) permalink: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub incomplete_millisecond: Option<Incomplete>,
+    pub(crate) incomplete_millisecond: Option<Incomplete>,
 }
 
 impl ChannelPosts {
@@ -76,9 +80,9 @@ impl ChannelPosts {
 /// millisecond can be left incomplete).
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct InChannel {
-    pub channel_id: String,
+    pub(crate) channel_id: String,
     /// Any post's permalink: this with `{id}` replaced by the post's id.
-    pub permalink: String,
+    pub(crate) permalink: String,
 }
 
 impl InChannel {
@@ -94,9 +98,9 @@ impl InChannel {
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct ManyPosts {
     /// Any post's permalink: this with `{id}` replaced by the post's id.
-    pub permalink: String,
+    pub(crate) permalink: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub incomplete_millisecond: Option<Incomplete>,
+    pub(crate) incomplete_millisecond: Option<Incomplete>,
 }
 
 impl ManyPosts {

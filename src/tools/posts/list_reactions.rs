@@ -41,12 +41,12 @@ struct Args {
 /// A post's reactions.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct Reactions {
-    pub post_id: String,
+    pub(crate) post_id: String,
     /// How many emoji items.
-    pub returned: usize,
+    pub(crate) returned: usize,
     /// How many reactions in all.
-    pub reactions: usize,
-    pub items: Vec<ReactionGroup>,
+    pub(crate) reactions: usize,
+    pub(crate) items: Vec<ReactionGroup>,
 }
 
 async fn run(cx: &Ctx, input: Input<Args>) -> Result<Reactions, ToolError> {

@@ -123,11 +123,11 @@ struct Args {
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct FollowedThread {
     #[serde(flatten)]
-    pub thread: ThreadItem,
-    pub channel_id: String,
+    pub(crate) thread: ThreadItem,
+    pub(crate) channel_id: String,
     /// The channel as a person names it (`~name`, `@username`, a group's names), when it is yours.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub channel: Option<String>,
+    pub(crate) channel: Option<String>,
 }
 
 async fn run(cx: &Ctx, input: Input<Args>) -> Result<Page<FollowedThread, ManyPosts>, ToolError> {

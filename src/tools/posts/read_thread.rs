@@ -92,11 +92,11 @@ struct Args {
 /// What a page of a thread carries besides its items.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct ThreadPosts {
-    pub root_id: String,
+    pub(crate) root_id: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub channel_id: Option<String>,
+    pub(crate) channel_id: Option<String>,
     /// Any post's permalink: this with `{id}` replaced by the post's id.
-    pub permalink: String,
+    pub(crate) permalink: String,
 }
 
 /// Where the next page starts: after the post `p`, written at `t`.

@@ -121,8 +121,8 @@ struct Args {
 /// The first unread post.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct FirstUnread {
-    pub id: String,
-    pub time: String,
+    pub(crate) id: String,
+    pub(crate) time: String,
 }
 
 /// What a page of unread posts carries besides its items. The first page says when the channel was
@@ -131,24 +131,24 @@ pub(crate) struct FirstUnread {
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct Unread {
     #[serde(flatten)]
-    pub channel: ChannelPosts,
+    pub(crate) channel: ChannelPosts,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub last_viewed: Option<String>,
+    pub(crate) last_viewed: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub unread_count: Option<u64>,
+    pub(crate) unread_count: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub first_unread: Option<FirstUnread>,
+    pub(crate) first_unread: Option<FirstUnread>,
     /// Up to 3 read posts just before the first unread one (or the latest, when nothing is unread),
     /// shown as `items` are. Published as a list of objects: the items' schema once is enough for
     /// every client that lists the tools.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schemars(with = "Vec<serde_json::Map<String, serde_json::Value>>")]
-    pub context: Vec<PostItem>,
+    pub(crate) context: Vec<PostItem>,
     /// You never viewed the channel: every post is unread, read newest page first.
     #[serde(default, skip_serializing_if = "show::is_false")]
-    pub never_viewed: bool,
+    pub(crate) never_viewed: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+    pub(crate) note: Option<String>,
 }
 
 impl Unread {

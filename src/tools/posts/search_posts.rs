@@ -68,10 +68,10 @@ struct Args {
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct Found {
     /// Any post's permalink: this with `{id}` replaced by the post's id.
-    pub permalink: String,
+    pub(crate) permalink: String,
     /// When this page shows a day Mattermost's cap cut.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub capped_on: Option<CappedOn>,
+    pub(crate) capped_on: Option<CappedOn>,
 }
 
 async fn run(cx: &Ctx, input: Input<Args>) -> Result<Page<PostItem, Found>, ToolError> {

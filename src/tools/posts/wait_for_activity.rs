@@ -176,13 +176,13 @@ struct Args {
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct Waited {
     /// What was waited on: `channel`, `thread` or `inbox`.
-    pub source: String,
+    pub(crate) source: String,
     /// Whether someone else wrote something new.
-    pub news: bool,
+    pub(crate) news: bool,
     /// Seconds waited.
-    pub waited_secs: u64,
+    pub(crate) waited_secs: u64,
     /// What the answer means, in a sentence.
-    pub note: String,
+    pub(crate) note: String,
 }
 
 /// What a wait reads.

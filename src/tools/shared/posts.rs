@@ -57,7 +57,10 @@ pub(crate) async fn channel_labels<'a>(
 }
 
 /// Items for posts from many channels, each saying which channel it is in.
-pub(crate) async fn post_items_in_channels(cx: &Ctx, posts: &[Post]) -> Result<Vec<PostItem>, ToolError> {
+pub(crate) async fn post_items_in_channels(
+    cx: &Ctx,
+    posts: &[Post],
+) -> Result<Vec<PostItem>, ToolError> {
     let items = post_items(cx, posts, Some(show::MESSAGE_CUT)).await?;
     let labels = channel_labels(cx, posts.iter().map(|p| p.channel())).await?;
     Ok(posts

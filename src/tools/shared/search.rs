@@ -52,7 +52,11 @@ pub(crate) const INCLUDE_ARCHIVED: Arg = Arg {
 
 /// The body of a post or file search, with where its terms, its any-word flag and its archived flag
 /// come from.
-pub(crate) const fn body(terms: Source, any: Source, archived: Source) -> [(&'static str, Source); 6] {
+pub(crate) const fn body(
+    terms: Source,
+    any: Source,
+    archived: Source,
+) -> [(&'static str, Source); 6] {
     [
         ("body.terms", terms),
         ("body.is_or_search", any),
@@ -115,8 +119,8 @@ pub(crate) async fn team(cx: &Ctx, team: Option<&str>) -> Result<Option<String>,
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct CappedOn {
     /// Days cut to their newest 100 matches.
-    pub days: Vec<String>,
-    pub note: String,
+    pub(crate) days: Vec<String>,
+    pub(crate) note: String,
 }
 
 fn offset_text(secs: i64) -> String {

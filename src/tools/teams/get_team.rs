@@ -35,8 +35,8 @@ pub(crate) const TOOL: Tool = Tool {
 #[derive(Debug, Serialize, JsonSchema)]
 pub(crate) struct TeamAnswer {
     #[serde(flatten)]
-    pub team: TeamItem,
-    pub member: bool,
+    pub(crate) team: TeamItem,
+    pub(crate) member: bool,
 }
 
 #[derive(Deserialize)]

@@ -68,9 +68,9 @@ pub(crate) const TOOL: Tool = Tool {
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct TeamMember {
     #[serde(flatten)]
-    pub person: UserItem,
+    pub(crate) person: UserItem,
     #[serde(default, skip_serializing_if = "is_false")]
-    pub team_admin: bool,
+    pub(crate) team_admin: bool,
 }
 
 #[derive(Deserialize)]

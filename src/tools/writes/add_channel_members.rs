@@ -75,16 +75,16 @@ struct Args {
 /// People added to a channel.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct Added {
-    pub done: String,
-    pub channel_id: String,
-    pub channel: String,
+    pub(crate) done: String,
+    pub(crate) channel_id: String,
+    pub(crate) channel: String,
     /// Usernames added.
-    pub added: Vec<String>,
+    pub(crate) added: Vec<String>,
     /// Usernames that were in the channel already (nothing sent for them).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub already_members: Vec<String>,
+    pub(crate) already_members: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub confirmed: Option<Confirmed>,
+    pub(crate) confirmed: Option<Confirmed>,
 }
 
 async fn run(cx: &Ctx, input: Input<Args>) -> Result<Added, Stop> {

@@ -14,9 +14,9 @@ const HERE_COUNTED_UP_TO: i64 = 1000;
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Limits {
     /// `MaxPostSize`: the most characters a message may have.
-    pub max_post: usize,
+    pub(crate) max_post: usize,
     /// `MaxFileSize`: the most bytes a file may have.
-    pub max_file: u64,
+    pub(crate) max_file: u64,
 }
 
 /// The server's limits (GetClientConfig `format=old`, reused for a few minutes).
@@ -82,8 +82,8 @@ fn outside_code(message: &str) -> String {
 /// (`channel`, `all`, `here`), each once, in order.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub(crate) struct Mentions {
-    pub people: Vec<String>,
-    pub channel_wide: Vec<&'static str>,
+    pub(crate) people: Vec<String>,
+    pub(crate) channel_wide: Vec<&'static str>,
 }
 
 /// Reads a message's mentions as Mattermost does: `@` at the start or after a character that is not
@@ -137,7 +137,11 @@ pub(crate) fn mentions(message: &str) -> Mentions {
 }
 
 /// Refuses a message whose `@mentions` name nobody, naming each with the closest usernames.
-pub(crate) async fn mentioned_people(cx: &Ctx, tool: &str, names: &[String]) -> Result<(), ToolError> {
+pub(crate) async fn mentioned_people(
+    cx: &Ctx,
+    tool: &str,
+    names: &[String],
+) -> Result<(), ToolError> {
     if names.is_empty() {
         return Ok(());
     }

@@ -144,7 +144,11 @@ pub(crate) fn own_post(tool: &str, post: &types::Post, me: &str) -> Result<(), T
 
 /// Sends a write that is idempotent by nature (pin, save, follow, removing a reaction) and sends it
 /// once more when the first may not have arrived. Other writes are never retried this way.
-pub(crate) async fn idempotent<T, F, Fut>(cx: &Ctx, _cleared: &Cleared, send_once: F) -> Result<T, MmError>
+pub(crate) async fn idempotent<T, F, Fut>(
+    cx: &Ctx,
+    _cleared: &Cleared,
+    send_once: F,
+) -> Result<T, MmError>
 where
     F: Fn() -> Fut,
     Fut: Future<Output = Result<ResponseValue<T>, progenitor_client::Error<types::AppError>>>,
@@ -189,13 +193,13 @@ pub(crate) fn write_failed(cx: &Ctx, e: MmError, what: &str, value: &str) -> Too
 /// A channel joined or left.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct Membership {
-    pub done: String,
-    pub channel_id: String,
-    pub channel: String,
+    pub(crate) done: String,
+    pub(crate) channel_id: String,
+    pub(crate) channel: String,
     /// Its members now (you included when you are in it).
-    pub members: i64,
+    pub(crate) members: i64,
     /// false when it already was as asked: nothing was sent.
-    pub changed: bool,
+    pub(crate) changed: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub confirmed: Option<Confirmed>,
+    pub(crate) confirmed: Option<Confirmed>,
 }

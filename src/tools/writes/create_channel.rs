@@ -113,14 +113,14 @@ struct Args {
 /// A channel created.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct Created {
-    pub done: String,
-    pub channel_id: String,
-    pub name: String,
-    pub display_name: String,
-    pub private: bool,
-    pub team: String,
-    pub url: String,
-    pub confirmed: Confirmed,
+    pub(crate) done: String,
+    pub(crate) channel_id: String,
+    pub(crate) name: String,
+    pub(crate) display_name: String,
+    pub(crate) private: bool,
+    pub(crate) team: String,
+    pub(crate) url: String,
+    pub(crate) confirmed: Confirmed,
 }
 
 /// A URL name from a display name, as the web app makes one: lowercase, runs of other characters as

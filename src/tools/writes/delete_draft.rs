@@ -70,16 +70,16 @@ struct Args {
 /// A draft deleted.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct DraftDeleted {
-    pub done: String,
-    pub channel_id: String,
-    pub channel: String,
+    pub(crate) done: String,
+    pub(crate) channel_id: String,
+    pub(crate) channel: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub root_id: Option<String>,
+    pub(crate) root_id: Option<String>,
     /// false when there was no draft: nothing was sent.
-    pub deleted: bool,
+    pub(crate) deleted: bool,
     /// The deleted draft's text.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
+    pub(crate) message: Option<String>,
 }
 
 async fn run(cx: &Ctx, input: Input<Args>) -> Result<DraftDeleted, ToolError> {

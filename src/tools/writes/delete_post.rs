@@ -45,13 +45,13 @@ struct Args {
 /// A deleted post.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct Deleted {
-    pub done: String,
-    pub post_id: String,
-    pub channel_id: String,
-    pub channel: String,
+    pub(crate) done: String,
+    pub(crate) post_id: String,
+    pub(crate) channel_id: String,
+    pub(crate) channel: String,
     /// The replies deleted with it (a thread's root takes its replies along).
-    pub replies_deleted: i64,
-    pub confirmed: Confirmed,
+    pub(crate) replies_deleted: i64,
+    pub(crate) confirmed: Confirmed,
 }
 
 async fn run(cx: &Ctx, input: Input<Args>) -> Result<Deleted, Stop> {

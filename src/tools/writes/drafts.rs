@@ -56,7 +56,11 @@ pub(crate) async fn draft_in(
 }
 
 /// The root of the thread `root` names, in `channel`.
-pub(crate) async fn root_in(cx: &Ctx, root: &str, channel: &types::Channel) -> Result<String, ToolError> {
+pub(crate) async fn root_in(
+    cx: &Ctx,
+    root: &str,
+    channel: &types::Channel,
+) -> Result<String, ToolError> {
     let post = common::read_post(cx, root).await?;
     if post.channel() != channel.id() {
         return Err(ToolError::bad_argument(format!(

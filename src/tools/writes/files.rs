@@ -18,19 +18,19 @@ pub(crate) const MAX_FILES: usize = 10;
 /// One file as the arguments give it.
 #[derive(Debug, Clone, Deserialize)]
 pub(crate) struct FileArg {
-    pub name: String,
+    pub(crate) name: String,
     #[serde(default)]
-    pub content: Option<String>,
+    pub(crate) content: Option<String>,
     #[serde(default)]
-    pub content_base64: Option<String>,
+    pub(crate) content_base64: Option<String>,
 }
 
 /// A file checked and ready to upload.
 pub(crate) struct Prepared {
-    pub name: String,
-    pub bytes: Vec<u8>,
+    pub(crate) name: String,
+    pub(crate) bytes: Vec<u8>,
     /// The sha256 of its bytes, which the confirmation is bound to.
-    pub sha256: String,
+    pub(crate) sha256: String,
 }
 
 /// File names that hold credentials by what they are, whatever their content.

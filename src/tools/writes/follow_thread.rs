@@ -72,10 +72,10 @@ struct Args {
 /// A thread followed or not.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct Followed {
-    pub done: String,
+    pub(crate) done: String,
     /// The thread's root post.
-    pub thread_id: String,
-    pub following: bool,
+    pub(crate) thread_id: String,
+    pub(crate) following: bool,
 }
 
 async fn run(cx: &Ctx, input: Input<Args>) -> Result<Followed, ToolError> {

@@ -56,13 +56,13 @@ struct Args {
 /// A post pinned or unpinned.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct Pinned {
-    pub done: String,
-    pub post_id: String,
-    pub pinned: bool,
+    pub(crate) done: String,
+    pub(crate) post_id: String,
+    pub(crate) pinned: bool,
     /// false when it already was as asked: nothing was sent.
-    pub changed: bool,
+    pub(crate) changed: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub confirmed: Option<Confirmed>,
+    pub(crate) confirmed: Option<Confirmed>,
 }
 
 async fn run(cx: &Ctx, input: Input<Args>) -> Result<Pinned, Stop> {

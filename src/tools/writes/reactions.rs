@@ -20,14 +20,14 @@ pub(crate) const EMOJI: crate::args::Arg = crate::args::Arg {
 /// A reaction added or taken back.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct Reacted {
-    pub done: String,
-    pub post_id: String,
+    pub(crate) done: String,
+    pub(crate) post_id: String,
     /// The emoji's name as Mattermost stores it.
-    pub emoji: String,
+    pub(crate) emoji: String,
     /// false when it already was as asked: nothing was sent.
-    pub changed: bool,
+    pub(crate) changed: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub confirmed: Option<Confirmed>,
+    pub(crate) confirmed: Option<Confirmed>,
 }
 
 /// The emoji a reference names, as Mattermost stores it: a system emoji, or a custom emoji the server

@@ -69,13 +69,13 @@ struct Args {
 /// A draft saved.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct DraftSaved {
-    pub done: String,
-    pub channel_id: String,
-    pub channel: String,
+    pub(crate) done: String,
+    pub(crate) channel_id: String,
+    pub(crate) channel: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub root_id: Option<String>,
+    pub(crate) root_id: Option<String>,
     /// false when the same draft was there already: nothing was sent.
-    pub changed: bool,
+    pub(crate) changed: bool,
 }
 
 async fn run(cx: &Ctx, input: Input<Args>) -> Result<DraftSaved, ToolError> {

@@ -81,9 +81,9 @@ struct Args {
 /// A post saved or unsaved.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct Saved {
-    pub done: String,
-    pub post_id: String,
-    pub saved: bool,
+    pub(crate) done: String,
+    pub(crate) post_id: String,
+    pub(crate) saved: bool,
 }
 
 async fn run(cx: &Ctx, input: Input<Args>) -> Result<Saved, ToolError> {

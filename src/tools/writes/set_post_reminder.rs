@@ -59,10 +59,10 @@ struct Args {
 /// A reminder set.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct ReminderSet {
-    pub done: String,
-    pub post_id: String,
+    pub(crate) done: String,
+    pub(crate) post_id: String,
     /// When the reminder comes (whole seconds, as Mattermost keeps it).
-    pub at: String,
+    pub(crate) at: String,
 }
 
 async fn run(cx: &Ctx, input: Input<Args>) -> Result<ReminderSet, ToolError> {

@@ -133,25 +133,25 @@ struct Args {
 /// A custom status as set.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct Custom {
-    pub text: String,
-    pub emoji: String,
+    pub(crate) text: String,
+    pub(crate) emoji: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub until: Option<String>,
+    pub(crate) until: Option<String>,
 }
 
 /// What was set.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub(crate) struct StatusSet {
-    pub done: String,
+    pub(crate) done: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub status: Option<String>,
+    pub(crate) status: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub dnd_until: Option<String>,
+    pub(crate) dnd_until: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub custom: Option<Custom>,
+    pub(crate) custom: Option<Custom>,
     #[serde(default, skip_serializing_if = "crate::show::is_false")]
-    pub cleared_custom: bool,
-    pub confirmed: Confirmed,
+    pub(crate) cleared_custom: bool,
+    pub(crate) confirmed: Confirmed,
 }
 
 fn future(name: &str, value: &str) -> Result<i64, ToolError> {
