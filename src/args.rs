@@ -1,4 +1,4 @@
-//! A tool's arguments: their kinds, the JSON Schema the table publishes for them, and the check every
+//! A tool's arguments: their kinds, the JSON Schema `tools/list` publishes for them, and the check every
 //! call's arguments pass before any request is made. Unknown arguments are refused naming the accepted
 //! ones, wrong types name the expected type, and numbers out of range give the range.
 
@@ -34,9 +34,9 @@ pub enum Kind {
     Choices { of: &'static [&'static str] },
     /// A whole number of seconds from 1 to `max` (a number, or digits as a string).
     Seconds { max: u32 },
-    /// A list's page size (added by the table to every list tool).
+    /// A list's page size (added to every list tool's arguments by `Tool::all_args`).
     Limit,
-    /// A list's cursor (added by the table to every list tool).
+    /// A list's cursor (added to every list tool's arguments by `Tool::all_args`).
     Cursor,
 }
 
@@ -631,7 +631,7 @@ mod tests {
 
     #[test]
     fn every_argument_error_ends_as_a_sentence_even_without_a_description() {
-        // The table adds `limit` with no description; a bad value must not end in a dangling colon.
+        // Every list tool gets `limit` with no description; a bad value must not end in a dangling colon.
         let bare: &[Arg] = &[
             Arg {
                 name: "channel",
@@ -655,8 +655,8 @@ mod tests {
             json!({"channel": " "}),
             json!({"channel": 5}),
         ] {
-            for table in [bare, ARGS] {
-                let e = check("t", table, Some(&given(args.clone())), LIMIT).unwrap_err();
+            for declared in [bare, ARGS] {
+                let e = check("t", declared, Some(&given(args.clone())), LIMIT).unwrap_err();
                 assert!(
                     e.message.ends_with('.')
                         && !e.message.contains(": .")

@@ -14,6 +14,9 @@
 //! The top-level modules depend on each other one way only; `tests/integration/architecture.rs`
 //! checks that there is no cycle.
 
+// Visibility states the rules: `pub(crate)` by default, `pub` only what the binary (`src/main.rs`) and
+// the tests use. The lint fails `clippy -D warnings` for a `pub` item nothing outside can reach (Cargo
+// does not take a `[lints.rust]` table beside `workspace = true`, hence the attribute here).
 #![warn(unreachable_pub)]
 
 pub mod args;

@@ -1,5 +1,5 @@
 //! The pinned spec as the binary carries it (the repaired surface and the overrides the client was
-//! generated with), what the tool table uses of it, and `mattermost-mcp spec-check PATH`, which compares
+//! generated with), what the tools use of it, and `mattermost-mcp spec-check PATH`, which compares
 //! another release's spec with the pin of the working tree (`mattermost_spec::tree`).
 
 use crate::calls::Source;
@@ -65,7 +65,7 @@ pub fn table_uses() -> TableUses {
 /// Compares the spec at `path` with the pinned one, as the working tree has it (the checkout around
 /// the current directory, else the one this binary was built from): its pin and its overrides on disk,
 /// not those compiled in, so a retired repair deleted is seen at once. Returns the report and whether
-/// the table can be built against it.
+/// the tools can be built against it.
 pub fn run(path: &Path) -> Result<(String, bool), String> {
     let here = std::env::current_dir().map_err(|e| format!("no current directory: {e}"))?;
     let tree = Tree::find(&here)
