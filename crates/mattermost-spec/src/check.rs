@@ -424,7 +424,7 @@ pub fn compare_with(base: &Baseline, other: &Value, overrides: &Overrides) -> Re
                         Finding::new(
                             Kind::Changed,
                             format!(
-                                "{id} is {}{RENAMED} {} {}): use the new id in the rows of {tools}",
+                                "{id} is {}{RENAMED} {} {}): use the new id in the declarations of {tools}",
                                 o.id, p.method, o.path
                             ),
                         )
@@ -629,7 +629,7 @@ fn parameters(
             Finding::new(
                 Kind::Parameters,
                 format!(
-                    "{id}: new optional {} {}; account for {} in the rows of {tools}",
+                    "{id}: new optional {} {}; account for {} in the declarations of {tools}",
                     if new_optional.len() == 1 {
                         "parameter"
                     } else {
@@ -651,7 +651,7 @@ fn parameters(
             Finding::new(
                 Kind::Parameters,
                 format!(
-                    "{id}: {} not in this spec; remove {} from the rows of {tools}",
+                    "{id}: {} not in this spec; remove {} from the declarations of {tools}",
                     list(&gone_unsent),
                     if gone_unsent.len() == 1 { "it" } else { "them" }
                 ),
