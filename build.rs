@@ -123,8 +123,8 @@ fn run() -> Result<(), String> {
     Ok(())
 }
 
-/// Building against another release on purpose: compare it with what the tool table uses (committed in
-/// `spec/table-uses.json`) first, and stop with the report when the table cannot be built against it,
+/// Building against another release on purpose: compare it with what the tools use (committed in
+/// `spec/table-uses.json`) first, and stop with the report when the tools cannot be built against it,
 /// rather than with compiler errors.
 fn check_against_table(
     root: &Path,
@@ -147,7 +147,7 @@ fn check_against_table(
         return Ok(());
     }
     Err(format!(
-        "building against {} on purpose, but the tool table cannot be built against it:\n\n{}",
+        "building against {} on purpose, but the tools cannot be built against it:\n\n{}",
         path.display(),
         report.render(&path.display().to_string(), &table.pinned)
     ))

@@ -17,88 +17,88 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The manifest version written (Claude Desktop and `mcpb validate` read it).
-pub const MANIFEST_VERSION: &str = "0.3";
+pub(crate) const MANIFEST_VERSION: &str = "0.3";
 /// Where the binary sits inside the bundle.
-pub const ENTRY_POINT: &str = "server/mattermost-mcp";
+pub(crate) const ENTRY_POINT: &str = "server/mattermost-mcp";
 
 /// `manifest.json`.
 #[derive(Serialize)]
-pub struct Manifest {
-    pub manifest_version: &'static str,
-    pub name: &'static str,
-    pub display_name: &'static str,
-    pub version: &'static str,
-    pub description: &'static str,
-    pub long_description: String,
-    pub author: Author,
-    pub repository: Repository,
-    pub homepage: &'static str,
-    pub documentation: &'static str,
-    pub support: String,
-    pub icon: &'static str,
-    pub server: Server,
-    pub tools: Vec<ManifestTool>,
-    pub keywords: Vec<&'static str>,
-    pub license: &'static str,
-    pub compatibility: Compatibility,
-    pub user_config: BTreeMap<&'static str, Setting>,
+pub(crate) struct Manifest {
+    pub(crate) manifest_version: &'static str,
+    pub(crate) name: &'static str,
+    pub(crate) display_name: &'static str,
+    pub(crate) version: &'static str,
+    pub(crate) description: &'static str,
+    pub(crate) long_description: String,
+    pub(crate) author: Author,
+    pub(crate) repository: Repository,
+    pub(crate) homepage: &'static str,
+    pub(crate) documentation: &'static str,
+    pub(crate) support: String,
+    pub(crate) icon: &'static str,
+    pub(crate) server: Server,
+    pub(crate) tools: Vec<ManifestTool>,
+    pub(crate) keywords: Vec<&'static str>,
+    pub(crate) license: &'static str,
+    pub(crate) compatibility: Compatibility,
+    pub(crate) user_config: BTreeMap<&'static str, Setting>,
 }
 
 #[derive(Serialize)]
-pub struct Author {
-    pub name: &'static str,
-    pub url: &'static str,
+pub(crate) struct Author {
+    pub(crate) name: &'static str,
+    pub(crate) url: &'static str,
 }
 
 #[derive(Serialize)]
-pub struct Repository {
+pub(crate) struct Repository {
     #[serde(rename = "type")]
-    pub kind: &'static str,
-    pub url: &'static str,
+    pub(crate) kind: &'static str,
+    pub(crate) url: &'static str,
 }
 
 #[derive(Serialize)]
-pub struct Server {
+pub(crate) struct Server {
     #[serde(rename = "type")]
-    pub kind: &'static str,
-    pub entry_point: &'static str,
-    pub mcp_config: McpConfig,
+    pub(crate) kind: &'static str,
+    pub(crate) entry_point: &'static str,
+    pub(crate) mcp_config: McpConfig,
 }
 
 #[derive(Serialize)]
-pub struct McpConfig {
-    pub command: String,
-    pub args: Vec<String>,
-    pub env: BTreeMap<&'static str, String>,
+pub(crate) struct McpConfig {
+    pub(crate) command: String,
+    pub(crate) args: Vec<String>,
+    pub(crate) env: BTreeMap<&'static str, String>,
 }
 
 #[derive(Serialize)]
-pub struct ManifestTool {
-    pub name: &'static str,
-    pub description: String,
+pub(crate) struct ManifestTool {
+    pub(crate) name: &'static str,
+    pub(crate) description: String,
 }
 
 #[derive(Serialize)]
-pub struct Compatibility {
-    pub platforms: Vec<&'static str>,
+pub(crate) struct Compatibility {
+    pub(crate) platforms: Vec<&'static str>,
 }
 
 /// A setting Claude Desktop asks the person for at install.
 #[derive(Serialize)]
-pub struct Setting {
+pub(crate) struct Setting {
     #[serde(rename = "type")]
-    pub kind: &'static str,
-    pub title: &'static str,
-    pub description: &'static str,
-    pub required: bool,
+    pub(crate) kind: &'static str,
+    pub(crate) title: &'static str,
+    pub(crate) description: &'static str,
+    pub(crate) required: bool,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub sensitive: bool,
+    pub(crate) sensitive: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub default: Option<serde_json::Value>,
+    pub(crate) default: Option<serde_json::Value>,
 }
 
 /// The platform this binary runs on, as the manifest names it.
-pub fn platform() -> &'static str {
+pub(crate) fn platform() -> &'static str {
     match std::env::consts::OS {
         "macos" => "darwin",
         "windows" => "win32",
@@ -107,7 +107,7 @@ pub fn platform() -> &'static str {
 }
 
 /// The manifest of a bundle of this server's binary.
-pub fn manifest() -> Manifest {
+pub(crate) fn manifest() -> Manifest {
     let mut env = BTreeMap::new();
     env.insert(config::URL, "${user_config.mattermost_url}".to_string());
     env.insert(config::TOKEN, "${user_config.mattermost_token}".to_string());
@@ -204,7 +204,7 @@ pub fn manifest() -> Manifest {
 }
 
 /// The file name of a bundle: `mattermost-mcp-<version>-<platform>-<arch>.mcpb`.
-pub fn file_name() -> String {
+pub(crate) fn file_name() -> String {
     format!(
         "{}-{}-{}-{}.mcpb",
         identity::NAME,

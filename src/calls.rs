@@ -9,7 +9,7 @@ use crate::args::Kind;
 
 /// Where the value of one parameter of a called operation comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Source {
+pub(crate) enum Source {
     /// Set from the named argument (after name resolution, for references).
     Arg(&'static str),
     /// Always sent as this value, for this reason.
@@ -24,16 +24,16 @@ pub enum Source {
 /// query and body parameter accounted for (body fields as `body.<name>`, a whole non-object body as
 /// `body`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Call {
-    pub operation: &'static str,
-    pub params: &'static [(&'static str, Source)],
+pub(crate) struct Call {
+    pub(crate) operation: &'static str,
+    pub(crate) params: &'static [(&'static str, Source)],
 }
 
 // The calls the shared helpers of `Ctx` make (`cx.me()`, `cx.my_channels()`, `cx.my_teams()`,
 // `cx.usernames(..)`), declared once for every tool and for name resolution.
 
 /// The token's own user (`cx.me()`).
-pub const ME: Call = Call {
+pub(crate) const ME: Call = Call {
     operation: "GetUser",
     params: &[(
         "user_id",
@@ -42,7 +42,7 @@ pub const ME: Call = Call {
 };
 
 /// The user's own channels in every team, archived ones included (`cx.my_channels()`).
-pub const MY_CHANNELS: Call = Call {
+pub(crate) const MY_CHANNELS: Call = Call {
     operation: "GetChannelsForUser",
     params: &[
         (
@@ -61,7 +61,7 @@ pub const MY_CHANNELS: Call = Call {
 };
 
 /// The user's teams (`cx.my_teams()`).
-pub const MY_TEAMS: Call = Call {
+pub(crate) const MY_TEAMS: Call = Call {
     operation: "GetTeamsForUser",
     params: &[(
         "user_id",
@@ -73,7 +73,7 @@ pub const MY_TEAMS: Call = Call {
 };
 
 /// The usernames of the people a page shows (`cx.usernames(..)`).
-pub const USERNAMES: Call = Call {
+pub(crate) const USERNAMES: Call = Call {
     operation: "GetUsersByIds",
     params: &[
         (
@@ -89,7 +89,7 @@ pub const USERNAMES: Call = Call {
 
 // The lookups that turn references (names, ids, permalinks) into Mattermost objects (`crate::resolve`).
 
-pub const CHANNEL_CALLS: &[Call] = &[
+pub(crate) const CHANNEL_CALLS: &[Call] = &[
     MY_CHANNELS,
     Call {
         operation: "GetChannelByName",
@@ -136,7 +136,7 @@ pub const CHANNEL_CALLS: &[Call] = &[
     },
 ];
 
-pub const TEAM_CALLS: &[Call] = &[
+pub(crate) const TEAM_CALLS: &[Call] = &[
     MY_TEAMS,
     Call {
         operation: "GetTeamByName",
@@ -150,7 +150,7 @@ pub const TEAM_CALLS: &[Call] = &[
 
 /// The lookups that turn people's names, ids and emails into people, with the search that suggests the
 /// closest usernames for a name nobody has.
-pub const USER_CALLS: &[Call] = &[
+pub(crate) const USER_CALLS: &[Call] = &[
     Call {
         operation: "GetUsersByUsernames",
         params: &[("body", Source::Arg("user"))],
@@ -216,12 +216,12 @@ pub const USER_CALLS: &[Call] = &[
     },
 ];
 
-pub const POST_CALLS: &[Call] = &[];
+pub(crate) const POST_CALLS: &[Call] = &[];
 
 /// The operations resolving an argument of this kind may send. A channel's resolution may resolve a
 /// team (`team`, or the user's teams a name is looked up in) and a person (`@alice` for a direct
 /// message channel), so it may send theirs too.
-pub fn resolving(kind: Kind) -> Vec<&'static Call> {
+pub(crate) fn resolving(kind: Kind) -> Vec<&'static Call> {
     let groups: &[&'static [Call]] = match kind {
         Kind::Channel => &[CHANNEL_CALLS, TEAM_CALLS, USER_CALLS],
         Kind::Team => &[TEAM_CALLS],
@@ -243,7 +243,7 @@ pub fn resolving(kind: Kind) -> Vec<&'static Call> {
 
 /// The post a write acts on, read to show it, to check it is the person's own, and to bind the
 /// confirmation to its version.
-pub const POST_READ: Call = Call {
+pub(crate) const POST_READ: Call = Call {
     operation: "GetPost",
     params: &[
         ("post_id", Source::Arg("post")),
@@ -255,19 +255,19 @@ pub const POST_READ: Call = Call {
 };
 
 /// The channel a write acts on: its name, kind, team and whether it is archived.
-pub const CHANNEL_READ: Call = Call {
+pub(crate) const CHANNEL_READ: Call = Call {
     operation: "GetChannel",
     params: &[("channel_id", Source::Arg("channel"))],
 };
 
 /// How many people a channel holds: whom a post, a join or a leave reaches.
-pub const CHANNEL_STATS: Call = Call {
+pub(crate) const CHANNEL_STATS: Call = Call {
     operation: "GetChannelStats",
     params: &[("channel_id", Source::Arg("channel"))],
 };
 
 /// The server's limits: MaxPostSize and MaxFileSize.
-pub const CLIENT_CONFIG: Call = Call {
+pub(crate) const CLIENT_CONFIG: Call = Call {
     operation: "GetClientConfig",
     params: &[(
         "format",
@@ -276,13 +276,13 @@ pub const CLIENT_CONFIG: Call = Call {
 };
 
 /// The people `@mentions` name, to name those that mention nobody.
-pub const MENTIONED: Call = Call {
+pub(crate) const MENTIONED: Call = Call {
     operation: "GetUsersByUsernames",
     params: &[("body", Source::Arg("message"))],
 };
 
 /// The closest usernames to a mention of nobody.
-pub const MENTION_SUGGESTIONS: Call = Call {
+pub(crate) const MENTION_SUGGESTIONS: Call = Call {
     operation: "SearchUsers",
     params: &[
         ("body.term", Source::Arg("message")),
@@ -323,7 +323,7 @@ pub const MENTION_SUGGESTIONS: Call = Call {
 };
 
 /// The channel's members, to count who `@here` notifies (with their statuses).
-pub const CHANNEL_MEMBERS: Call = Call {
+pub(crate) const CHANNEL_MEMBERS: Call = Call {
     operation: "GetChannelMembers",
     params: &[
         ("channel_id", Source::Arg("channel")),
@@ -336,7 +336,7 @@ pub const CHANNEL_MEMBERS: Call = Call {
 };
 
 /// Who of a channel's members is online now, for `@here`.
-pub const MEMBER_STATUSES: Call = Call {
+pub(crate) const MEMBER_STATUSES: Call = Call {
     operation: "GetUsersStatusesByIds",
     params: &[(
         "body",
@@ -345,7 +345,7 @@ pub const MEMBER_STATUSES: Call = Call {
 };
 
 /// Uploading a post's files (`crate::mattermost::upload`, written by hand: a multipart body).
-pub const UPLOAD_FILE: Call = Call {
+pub(crate) const UPLOAD_FILE: Call = Call {
     operation: "UploadFile",
     params: &[
         ("channel_id", Source::Arg("channel")),
@@ -367,7 +367,7 @@ pub const UPLOAD_FILE: Call = Call {
 
 /// Making the post, once: with a `pending_post_id` Mattermost de-duplicates, so a retry after a cut
 /// connection or a timeout answers the post already made.
-pub const CREATE_POST: Call = Call {
+pub(crate) const CREATE_POST: Call = Call {
     operation: "CreatePost",
     params: &[
         (
@@ -400,7 +400,7 @@ pub const CREATE_POST: Call = Call {
 };
 
 /// The channel of the post a write acts on: its name, kind and team, for the question.
-pub const POST_CHANNEL_READ: Call = Call {
+pub(crate) const POST_CHANNEL_READ: Call = Call {
     operation: "GetChannel",
     params: &[(
         "channel_id",

@@ -6,37 +6,37 @@ use std::time::Duration;
 
 pub const URL: &str = "MATTERMOST_URL";
 pub const TOKEN: &str = "MATTERMOST_TOKEN";
-pub const TIMEOUT: &str = "MATTERMOST_TIMEOUT_SECS";
-pub const BUDGET: &str = "MATTERMOST_CALL_BUDGET_SECS";
-pub const CA_FILE: &str = "MATTERMOST_CA_FILE";
-pub const ALLOW_HTTP: &str = "MATTERMOST_ALLOW_HTTP";
+pub(crate) const TIMEOUT: &str = "MATTERMOST_TIMEOUT_SECS";
+pub(crate) const BUDGET: &str = "MATTERMOST_CALL_BUDGET_SECS";
+pub(crate) const CA_FILE: &str = "MATTERMOST_CA_FILE";
+pub(crate) const ALLOW_HTTP: &str = "MATTERMOST_ALLOW_HTTP";
 pub const ALLOW_WRITES: &str = "MATTERMOST_ALLOW_WRITES";
-pub const TOOLSETS: &str = "MATTERMOST_TOOLSETS";
-pub const PUBLIC_URL: &str = "MATTERMOST_MCP_PUBLIC_URL";
-pub const ALLOWED_ORIGINS: &str = "MATTERMOST_MCP_ALLOWED_ORIGINS";
-pub const MAX_BODY_BYTES: &str = "MATTERMOST_MCP_MAX_BODY_BYTES";
-pub const PERSON_CONCURRENCY: &str = "MATTERMOST_MCP_PERSON_CONCURRENCY";
-pub const PERSON_RATE: &str = "MATTERMOST_MCP_PERSON_RATE";
-pub const MAX_PEOPLE: &str = "MATTERMOST_MCP_MAX_PEOPLE";
-pub const PERSON_IDLE: &str = "MATTERMOST_MCP_PERSON_IDLE_SECS";
-pub const TOKEN_CHECK: &str = "MATTERMOST_MCP_TOKEN_CHECK_SECS";
-pub const CACHE_BYTES: &str = "MATTERMOST_MCP_CACHE_BYTES";
-pub const SESSION_DIR: &str = "MATTERMOST_MCP_SESSION_DIR";
-pub const REDIS_URL: &str = "MATTERMOST_MCP_REDIS_URL";
-pub const STATELESS: &str = "MATTERMOST_MCP_STATELESS";
-pub const SHUTDOWN: &str = "MATTERMOST_MCP_SHUTDOWN_SECS";
+pub(crate) const TOOLSETS: &str = "MATTERMOST_TOOLSETS";
+pub(crate) const PUBLIC_URL: &str = "MATTERMOST_MCP_PUBLIC_URL";
+pub(crate) const ALLOWED_ORIGINS: &str = "MATTERMOST_MCP_ALLOWED_ORIGINS";
+pub(crate) const MAX_BODY_BYTES: &str = "MATTERMOST_MCP_MAX_BODY_BYTES";
+pub(crate) const PERSON_CONCURRENCY: &str = "MATTERMOST_MCP_PERSON_CONCURRENCY";
+pub(crate) const PERSON_RATE: &str = "MATTERMOST_MCP_PERSON_RATE";
+pub(crate) const MAX_PEOPLE: &str = "MATTERMOST_MCP_MAX_PEOPLE";
+pub(crate) const PERSON_IDLE: &str = "MATTERMOST_MCP_PERSON_IDLE_SECS";
+pub(crate) const TOKEN_CHECK: &str = "MATTERMOST_MCP_TOKEN_CHECK_SECS";
+pub(crate) const CACHE_BYTES: &str = "MATTERMOST_MCP_CACHE_BYTES";
+pub(crate) const SESSION_DIR: &str = "MATTERMOST_MCP_SESSION_DIR";
+pub(crate) const REDIS_URL: &str = "MATTERMOST_MCP_REDIS_URL";
+pub(crate) const STATELESS: &str = "MATTERMOST_MCP_STATELESS";
+pub(crate) const SHUTDOWN: &str = "MATTERMOST_MCP_SHUTDOWN_SECS";
 pub const CONFIRM_WRITES: &str = "MATTERMOST_CONFIRM_WRITES";
-pub const CONTENT: &str = "MATTERMOST_CONTENT";
-pub const HEADER_TIMEOUT: &str = "MATTERMOST_MCP_HEADER_TIMEOUT_SECS";
-pub const IDLE_TIMEOUT: &str = "MATTERMOST_MCP_IDLE_TIMEOUT_SECS";
-pub const BODY_TIMEOUT: &str = "MATTERMOST_MCP_BODY_TIMEOUT_SECS";
-pub const MAX_CONNECTIONS: &str = "MATTERMOST_MCP_MAX_CONNECTIONS";
-pub const MAX_CONNECTIONS_PER_ADDRESS: &str = "MATTERMOST_MCP_MAX_CONNECTIONS_PER_ADDRESS";
-pub const PERSON_SESSIONS: &str = "MATTERMOST_MCP_PERSON_SESSIONS";
-pub const MAX_SESSIONS: &str = "MATTERMOST_MCP_MAX_SESSIONS";
-pub const MAX_WATCHES: &str = "MATTERMOST_MCP_MAX_WATCHES";
-pub const MAX_WATCHERS: &str = "MATTERMOST_MCP_MAX_WATCHERS";
-pub const WATCH_IDLE: &str = "MATTERMOST_MCP_WATCH_IDLE_SECS";
+pub(crate) const CONTENT: &str = "MATTERMOST_CONTENT";
+pub(crate) const HEADER_TIMEOUT: &str = "MATTERMOST_MCP_HEADER_TIMEOUT_SECS";
+pub(crate) const IDLE_TIMEOUT: &str = "MATTERMOST_MCP_IDLE_TIMEOUT_SECS";
+pub(crate) const BODY_TIMEOUT: &str = "MATTERMOST_MCP_BODY_TIMEOUT_SECS";
+pub(crate) const MAX_CONNECTIONS: &str = "MATTERMOST_MCP_MAX_CONNECTIONS";
+pub(crate) const MAX_CONNECTIONS_PER_ADDRESS: &str = "MATTERMOST_MCP_MAX_CONNECTIONS_PER_ADDRESS";
+pub(crate) const PERSON_SESSIONS: &str = "MATTERMOST_MCP_PERSON_SESSIONS";
+pub(crate) const MAX_SESSIONS: &str = "MATTERMOST_MCP_MAX_SESSIONS";
+pub(crate) const MAX_WATCHES: &str = "MATTERMOST_MCP_MAX_WATCHES";
+pub(crate) const MAX_WATCHERS: &str = "MATTERMOST_MCP_MAX_WATCHERS";
+pub(crate) const WATCH_IDLE: &str = "MATTERMOST_MCP_WATCH_IDLE_SECS";
 
 /// Every variable the server reads, with its default and meaning (the README's configuration table).
 pub const VARIABLES: &[(&str, &str, &str)] = &[
@@ -254,11 +254,11 @@ pub use mattermost_client::Secret;
 #[derive(Debug, Clone)]
 pub struct Config {
     /// The server root, without a trailing slash or `/api/v4`.
-    pub url: String,
+    pub(crate) url: String,
     pub token: Secret,
-    pub timeout: Duration,
-    pub budget: Duration,
-    pub ca_file: Option<PathBuf>,
+    pub(crate) timeout: Duration,
+    pub(crate) budget: Duration,
+    pub(crate) ca_file: Option<PathBuf>,
     /// Offer the tools that write.
     pub allow_writes: bool,
     /// `MATTERMOST_TOOLSETS` as given (checked by `crate::inventory::Offer`).
@@ -301,7 +301,7 @@ fn is_loopback(host: &url::Host<&str>) -> bool {
 }
 
 /// Checks and normalizes a Mattermost address.
-pub fn normalize_url(raw: &str, allow_http: bool) -> Result<String, String> {
+pub(crate) fn normalize_url(raw: &str, allow_http: bool) -> Result<String, String> {
     let raw = raw.trim();
     if raw.is_empty() {
         return Err(format!(

@@ -31,31 +31,31 @@ use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// The key of the confirmation among a call's input requests and responses.
-pub const KEY: &str = "confirm";
+pub(crate) const KEY: &str = "confirm";
 /// The form's one property: the checkbox.
-pub const FIELD: &str = "confirm";
+pub(crate) const FIELD: &str = "confirm";
 /// How long a 2026-07-28 confirmation may take from the question to the answer.
-pub const TTL: Duration = Duration::from_secs(600);
+pub(crate) const TTL: Duration = Duration::from_secs(600);
 /// The most unexpired used answers remembered for one person (each answer is good for one use): more
 /// than the default rate lets one person give in [`TTL`] (600 requests a minute, two a confirmation).
-pub const USED_PER_PERSON: usize = 4_096;
+pub(crate) const USED_PER_PERSON: usize = 4_096;
 /// The most unexpired used answers remembered in all, a bound on memory (about 100 bytes each).
-pub const USED_IN_ALL: usize = 200_000;
+pub(crate) const USED_IN_ALL: usize = 200_000;
 
 /// What the person is asked to confirm.
-pub struct Question {
+pub(crate) struct Question {
     /// The checkbox's label: what will be done, in a few words ("Post in ~town-square").
-    pub action: String,
+    pub(crate) action: String,
     /// The whole question: exactly what will be sent, where, and whom it reaches.
-    pub text: String,
+    pub(crate) text: String,
     /// What the answer is bound to: the targets (ids and the versions shown) and the exact content.
-    pub binding: Vec<String>,
+    pub(crate) binding: Vec<String>,
 }
 
 /// How a write was cleared to go ahead, as the answers of writing tools report it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum Confirmed {
+pub(crate) enum Confirmed {
     /// The person was asked and confirmed.
     ByPerson,
     /// Nothing asked: `MATTERMOST_CONFIRM_WRITES=never`.
@@ -69,7 +69,7 @@ pub enum Confirmed {
 /// refuses a write of a tool that asks before that, should one reach it another way).
 #[derive(Debug)]
 #[must_use = "a write is cleared to be sent with this proof"]
-pub struct Cleared {
+pub(crate) struct Cleared {
     how: Confirmed,
 }
 
@@ -82,14 +82,14 @@ impl Cleared {
     }
 
     /// How the write was cleared, as the answer reports it.
-    pub fn how(&self) -> Confirmed {
+    pub(crate) fn how(&self) -> Confirmed {
         self.how
     }
 }
 
 /// The proof for a tool that changes only what the person alone sees (saving a post, following a
 /// thread, a draft, a reminder), which asks nobody: refused to a tool that declares it asks.
-pub fn private<A>(input: &Input<A>) -> Result<Cleared, ToolError> {
+pub(crate) fn private<A>(input: &Input<A>) -> Result<Cleared, ToolError> {
     if !input.asks_first {
         return Ok(Cleared {
             how: Confirmed::NotAsked,
@@ -112,7 +112,7 @@ struct Sealed {
 /// the key questions are sealed with, so any instance reads an answer to a question another asked,
 /// and the answers used already, so each is used once whichever instance it reaches.
 #[async_trait::async_trait]
-pub trait SharedAnswers: Send + Sync {
+pub(crate) trait SharedAnswers: Send + Sync {
     /// The key every instance seals questions with (made by the first instance that asks).
     async fn sealing_key(&self) -> Result<[u8; 32], String>;
     /// Marks `nonce` used for `ttl`: true the first time on any instance, false after; an error when
@@ -125,7 +125,7 @@ static SHARED_KEY: OnceLock<[u8; 32]> = OnceLock::new();
 
 /// Shares answers through `shared` from now on, and seals with its key when it has one (called once
 /// by the HTTP server at start, before any question is asked; false if it came too late).
-pub async fn share_answers(shared: std::sync::Arc<dyn SharedAnswers>) -> Result<(), String> {
+pub(crate) async fn share_answers(shared: std::sync::Arc<dyn SharedAnswers>) -> Result<(), String> {
     let key = shared.sealing_key().await;
     let _ = SHARED.set(shared);
     let key = key?;
@@ -288,7 +288,7 @@ fn unticked(tool: &str) -> ToolError {
 }
 
 /// The refusal for a client that cannot ask the person.
-pub fn cannot_ask(tool: &str, why: &str) -> ToolError {
+pub(crate) fn cannot_ask(tool: &str, why: &str) -> ToolError {
     ToolError::new(
         ErrorKind::CannotAsk,
         format!(
@@ -333,7 +333,7 @@ fn response<A>(input: &Input<A>) -> Option<Result<ElicitResult, ToolError>> {
 
 /// Called first by every tool that asks: a retried call whose answer is a decline, a cancel or an
 /// unticked box ends here, before any request reaches Mattermost.
-pub fn preflight<A>(input: &Input<A>) -> Result<(), Stop> {
+pub(crate) fn preflight<A>(input: &Input<A>) -> Result<(), Stop> {
     if input.call.confirm_writes == ConfirmWrites::Never {
         return Ok(());
     }
@@ -364,7 +364,11 @@ fn form(question: &Question) -> Result<ElicitRequestParams, ToolError> {
 /// Asks the person to confirm `question` before the write, in the form the client speaks. `Ok` is
 /// the proof to send it with; declined, cancelled, unticked, unable to ask, or (2026-07-28) asked now and to be answered
 /// by a retried call: an error or the input-required result, and nothing must be sent.
-pub async fn ask<A>(cx: &Ctx, input: &Input<A>, question: &Question) -> Result<Cleared, Stop> {
+pub(crate) async fn ask<A>(
+    cx: &Ctx,
+    input: &Input<A>,
+    question: &Question,
+) -> Result<Cleared, Stop> {
     asked(cx, input, question).await.map(Cleared::new)
 }
 
@@ -515,7 +519,7 @@ async fn stateless<A>(
 }
 
 /// A message shown in a question exactly, between two rules.
-pub fn shown(message: &str) -> String {
+pub(crate) fn shown(message: &str) -> String {
     format!("────────\n{message}\n────────")
 }
 

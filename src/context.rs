@@ -17,15 +17,15 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The most usernames kept for one person's pages.
-pub const USERNAMES_KEPT: usize = 5_000;
+pub(crate) const USERNAMES_KEPT: usize = 5_000;
 /// How long the person's own channels and teams are reused for name lookups before they are read again.
-pub const OWN_LISTS_FOR: Duration = Duration::from_secs(30);
+pub(crate) const OWN_LISTS_FOR: Duration = Duration::from_secs(30);
 /// How many whole lists one person's cursor chains keep.
 pub const LISTS_KEPT: usize = 8;
 /// The most bytes of kept lists one person holds.
-pub const LIST_BYTES_KEPT: usize = 8 * 1024 * 1024;
+pub(crate) const LIST_BYTES_KEPT: usize = 8 * 1024 * 1024;
 /// How long a kept list serves its cursor chain.
-pub const LIST_KEPT_FOR: Duration = Duration::from_secs(600);
+pub(crate) const LIST_KEPT_FOR: Duration = Duration::from_secs(600);
 
 type Timed<T> = Mutex<Option<(Instant, Arc<T>)>>;
 
@@ -63,13 +63,13 @@ struct KeptList {
 /// Whole lists kept for their cursor chains (see `paging::pages_with_ties`), by the tool and the
 /// fingerprint of the arguments that chose them.
 #[derive(Default)]
-pub struct KeptLists {
+pub(crate) struct KeptLists {
     kept: Mutex<Vec<KeptList>>,
 }
 
 impl KeptLists {
     /// The list kept under `key`, if it is still fresh and of this type.
-    pub fn get<T: Any + Send + Sync>(&self, key: &str) -> Option<Arc<T>> {
+    pub(crate) fn get<T: Any + Send + Sync>(&self, key: &str) -> Option<Arc<T>> {
         let mut kept = self.kept.lock().ok()?;
         kept.retain(|k| k.at.elapsed() < LIST_KEPT_FOR);
         let found = kept.iter().find(|k| k.key == key)?;
@@ -78,7 +78,7 @@ impl KeptLists {
 
     /// Keeps `items` (about `bytes` large) under `key`, dropping the oldest lists past the bounds. A
     /// list larger than the byte bound is not kept.
-    pub fn put<T: Any + Send + Sync>(&self, key: String, items: Arc<T>, bytes: usize) {
+    pub(crate) fn put<T: Any + Send + Sync>(&self, key: String, items: Arc<T>, bytes: usize) {
         let Ok(mut kept) = self.kept.lock() else {
             return;
         };
@@ -99,16 +99,13 @@ impl KeptLists {
         }
     }
 
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
         self.kept.lock().map(|k| k.len()).unwrap_or(0)
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// The bytes the kept lists hold.
-    pub fn bytes(&self) -> usize {
+    pub(crate) fn bytes(&self) -> usize {
         self.kept
             .lock()
             .map(|k| k.iter().map(|l| l.bytes).sum())
@@ -117,7 +114,7 @@ impl KeptLists {
 }
 
 /// One person's context.
-pub struct Ctx {
+pub(crate) struct Ctx {
     mm: Arc<Mattermost>,
     token: Secret,
     me: tokio::sync::OnceCell<types::User>,
@@ -130,13 +127,13 @@ pub struct Ctx {
     my_channels: Timed<Vec<types::Channel>>,
     my_teams: Timed<Vec<types::Team>>,
     /// Whole lists kept for their cursor chains.
-    pub lists: KeptLists,
+    pub(crate) lists: KeptLists,
     /// Per-person values a tool keeps between calls (mention keys, say), by name.
     notes: Mutex<Notes>,
 }
 
 impl Ctx {
-    pub fn new(mm: Arc<Mattermost>, token: Secret) -> Ctx {
+    pub(crate) fn new(mm: Arc<Mattermost>, token: Secret) -> Ctx {
         Ctx {
             mm,
             token,
@@ -151,7 +148,7 @@ impl Ctx {
     }
 
     /// The person's token (for the call scope; never shown).
-    pub fn token(&self) -> &Secret {
+    pub(crate) fn token(&self) -> &Secret {
         &self.token
     }
 
@@ -159,12 +156,12 @@ impl Ctx {
     /// "user", "me")` reads the answer as a tool error about the user `me`, and `cx.send(...)` as
     /// Mattermost's own error ([`MmError`]) for code that tells its failures apart. This is the one
     /// way tool code reaches Mattermost.
-    pub fn api(&self) -> &crate::mattermost::Client {
+    pub(crate) fn api(&self) -> &crate::mattermost::Client {
         self.mm.api()
     }
 
     /// Awaits a generated request, reading its failure as Mattermost's error.
-    pub async fn send<T>(
+    pub(crate) async fn send<T>(
         &self,
         request: impl Future<
             Output = Result<ResponseValue<T>, progenitor_client::Error<types::AppError>>,
@@ -174,29 +171,29 @@ impl Ctx {
     }
 
     /// The Mattermost server's root, as configured.
-    pub fn url(&self) -> &str {
+    pub(crate) fn url(&self) -> &str {
         &self.mm.url
     }
 
     /// Sets the person's own user, when it is already known (read at start, or when their token was
     /// checked), so the first call does not read it again.
-    pub fn know_me(&self, me: types::User) {
+    pub(crate) fn know_me(&self, me: types::User) {
         let _ = self.me.set(me);
     }
 
     /// Sets the person's user id alone, when another instance confirmed their token: `my_id` then
     /// needs no request, and the whole user is read when something asks for it.
-    pub fn know_my_id(&self, id: String) {
+    pub(crate) fn know_my_id(&self, id: String) {
         let _ = self.my_id.set(id);
     }
 
     /// Whether the person's own user is already known.
-    pub fn knows_me(&self) -> bool {
+    pub(crate) fn knows_me(&self) -> bool {
         self.me.initialized()
     }
 
     /// The person's own user (read once).
-    pub async fn me(&self) -> Result<&types::User, ToolError> {
+    pub(crate) async fn me(&self) -> Result<&types::User, ToolError> {
         self.me
             .get_or_try_init(|| async {
                 self.call(self.mm.api().get_user().user_id("me").send(), "user", "me")
@@ -206,7 +203,7 @@ impl Ctx {
     }
 
     /// The person's own user id.
-    pub async fn my_id(&self) -> Result<String, ToolError> {
+    pub(crate) async fn my_id(&self) -> Result<String, ToolError> {
         if let Some(id) = self.my_id.get() {
             return Ok(id.clone());
         }
@@ -214,7 +211,7 @@ impl Ctx {
     }
 
     /// Awaits a generated request, reading its error as a tool error about `what` named `value`.
-    pub async fn call<T>(
+    pub(crate) async fn call<T>(
         &self,
         request: impl Future<
             Output = Result<ResponseValue<T>, progenitor_client::Error<types::AppError>>,
@@ -229,13 +226,13 @@ impl Ctx {
     }
 
     /// The tool error for a failed request about `what` named `value`.
-    pub fn fail(&self, e: MmError, what: &str, value: &str) -> ToolError {
+    pub(crate) fn fail(&self, e: MmError, what: &str, value: &str) -> ToolError {
         e.about(what, value, &self.mm.url)
     }
 
     /// The person's own channels in every team, direct and group messages and archived channels
     /// included (GetChannelsForUser, one request), reused for a few seconds.
-    pub async fn my_channels(&self) -> Result<Arc<Vec<types::Channel>>, ToolError> {
+    pub(crate) async fn my_channels(&self) -> Result<Arc<Vec<types::Channel>>, ToolError> {
         if let Some(v) = fresh(&self.my_channels) {
             return Ok(v);
         }
@@ -245,7 +242,7 @@ impl Ctx {
 
     /// The person's own channels read afresh (GetChannelsForUser, one request; archived ones with
     /// `include_deleted`), not the list kept for name lookups.
-    pub async fn read_my_channels(
+    pub(crate) async fn read_my_channels(
         &self,
         include_deleted: Option<bool>,
     ) -> Result<Vec<types::Channel>, ToolError> {
@@ -255,7 +252,7 @@ impl Ctx {
     }
 
     /// The person's teams (GetTeamsForUser, one request), reused for a few seconds.
-    pub async fn my_teams(&self) -> Result<Arc<Vec<types::Team>>, ToolError> {
+    pub(crate) async fn my_teams(&self) -> Result<Arc<Vec<types::Team>>, ToolError> {
         if let Some(v) = fresh(&self.my_teams) {
             return Ok(v);
         }
@@ -271,7 +268,7 @@ impl Ctx {
 
     /// About how many bytes this person's caches hold, so a server of many persons can bound them all
     /// together (an estimate: kept lists as they were measured, a fixed size per other entry).
-    pub fn kept_bytes(&self) -> usize {
+    pub(crate) fn kept_bytes(&self) -> usize {
         const ENTRY: usize = 1024;
         let names = self
             .usernames
@@ -295,7 +292,7 @@ impl Ctx {
 
     /// Forgets the person's own channels and teams, so the next lookup reads them again (a name that
     /// matched nothing in a reused list may be new). True when something was forgotten.
-    pub fn forget_own_lists(&self) -> bool {
+    pub(crate) fn forget_own_lists(&self) -> bool {
         let mut forgot = false;
         if let Ok(mut g) = self.my_channels.lock() {
             forgot |= g.take().is_some();
@@ -308,7 +305,7 @@ impl Ctx {
 
     /// Usernames for user ids, from what is kept or with one GetUsersByIds request for those not kept.
     /// An id Mattermost does not know stays out of the map (the item then shows the id).
-    pub async fn usernames(
+    pub(crate) async fn usernames(
         &self,
         ids: impl IntoIterator<Item = String>,
     ) -> Result<HashMap<String, String>, ToolError> {
@@ -323,7 +320,7 @@ impl Ctx {
     /// What Mattermost says of the authors with these ids (username, bot, guest, remote), from what is
     /// kept or with one GetUsersByIds request (the same call as [`Ctx::usernames`]) for those not read
     /// whole yet.
-    pub async fn authors(
+    pub(crate) async fn authors(
         &self,
         ids: impl IntoIterator<Item = String>,
     ) -> Result<HashMap<String, Author>, ToolError> {
@@ -391,7 +388,7 @@ impl Ctx {
     }
 
     /// Remembers usernames learnt from another answer (a user list, say).
-    pub fn learn_username(&self, id: &str, username: &str) {
+    pub(crate) fn learn_username(&self, id: &str, username: &str) {
         if let Ok(mut kept) = self.usernames.lock()
             && kept.len() < USERNAMES_KEPT
             && !kept.contains_key(id)
@@ -408,7 +405,7 @@ impl Ctx {
 
     /// Remembers a user read whole from another answer: their username and what Mattermost says of
     /// them.
-    pub fn learn_user(&self, u: &types::User) {
+    pub(crate) fn learn_user(&self, u: &types::User) {
         if u.id().is_empty() || u.username().is_empty() {
             return;
         }
@@ -427,7 +424,11 @@ impl Ctx {
     }
 
     /// A value a tool keeps for this person under `name`, if it is younger than `age`.
-    pub fn note<T: Any + Send + Sync>(&self, name: &'static str, age: Duration) -> Option<Arc<T>> {
+    pub(crate) fn note<T: Any + Send + Sync>(
+        &self,
+        name: &'static str,
+        age: Duration,
+    ) -> Option<Arc<T>> {
         let notes = self.notes.lock().ok()?;
         let (at, v) = notes.get(name)?;
         if at.elapsed() >= age {
@@ -438,7 +439,7 @@ impl Ctx {
 
     /// Keeps a value for this person under `name` (a handful of names at most: one per tool that keeps
     /// something).
-    pub fn set_note<T: Any + Send + Sync>(&self, name: &'static str, value: T) -> Arc<T> {
+    pub(crate) fn set_note<T: Any + Send + Sync>(&self, name: &'static str, value: T) -> Arc<T> {
         let value = Arc::new(value);
         if let Ok(mut notes) = self.notes.lock() {
             notes.insert(name, (Instant::now(), value.clone()));
@@ -448,7 +449,7 @@ impl Ctx {
 
     /// Sends a request outside any tool, as this person (the check at start, say), declaring its one
     /// operation.
-    pub async fn request_as_me<F: Future>(
+    pub(crate) async fn request_as_me<F: Future>(
         &self,
         operation: &'static str,
         budget: Duration,

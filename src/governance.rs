@@ -18,7 +18,7 @@ fn all() -> &'static [&'static Tool] {
     let t = tools();
     assert!(
         t.len() >= AT_LEAST_TOOLS,
-        "the table holds {} tools: too few to scan",
+        "the inventory holds {} tools: too few to scan",
         t.len()
     );
     t
@@ -33,9 +33,9 @@ fn upstream() -> Surface {
     Surface::of(&doc)
 }
 
-/// The table's name for each parameter of an operation: path and query parameters by name, body fields
+/// The name a tool's declaration gives each parameter of an operation: path and query parameters by name, body fields
 /// as `body.<field>`, a non-object body as `body`.
-fn table_names(op: &mattermost_spec::Operation) -> BTreeSet<String> {
+fn declared_names(op: &mattermost_spec::Operation) -> BTreeSet<String> {
     op.params
         .iter()
         .map(|p| match p.location {
@@ -70,7 +70,7 @@ fn every_list_tool_takes_limit_and_cursor_and_states_its_limits() {
                     "{}: limits",
                     t.name
                 );
-                let d = crate::server::description(t);
+                let d = crate::server::describe(t).description.unwrap_or_default();
                 assert!(
                     d.contains(&format!("default {}", limit.default))
                         && d.contains(&format!("max {}", limit.max)),
@@ -231,13 +231,13 @@ fn every_parameter_of_a_called_operation_is_accounted_for() {
             let Some(op) = surface.get(call.operation) else {
                 continue;
             };
-            let spec_names = table_names(op);
+            let spec_names = declared_names(op);
             let declared: BTreeMap<&str, &Source> =
                 call.params.iter().map(|(n, s)| (*n, s)).collect();
             for name in &spec_names {
                 assert!(
                     declared.contains_key(name.as_str()),
-                    "{}: {} has the parameter `{name}`, which the table does not account for (set it from an \
+                    "{}: {} has the parameter `{name}`, which the tool's declaration does not account for (set it from an \
                      argument, fix it with a reason, give it to the paging strategy, or omit it saying what \
                      the user loses)",
                     t.name,
@@ -325,11 +325,11 @@ fn every_undocumented_parameter_a_tool_sends_is_declared_truly_undocumented_and_
             else {
                 continue;
             };
-            let documented = table_names(raw);
+            let documented = declared_names(raw);
             for (name, source) in call.params {
                 if matches!(source, Source::Omitted(_))
                     || documented.contains(*name)
-                    || !table_names(op).contains(*name)
+                    || !declared_names(op).contains(*name)
                 {
                     continue;
                 }
@@ -378,7 +378,7 @@ fn every_undocumented_parameter_a_tool_sends_is_declared_truly_undocumented_and_
 }
 
 #[test]
-fn spec_table_uses_json_is_what_the_table_uses() {
+fn spec_table_uses_json_is_what_the_tools_use() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("spec/table-uses.json");
     let committed: mattermost_spec::check::TableUses = std::fs::read_to_string(&path)
         .ok()
@@ -386,6 +386,6 @@ fn spec_table_uses_json_is_what_the_table_uses() {
         .unwrap_or_else(|| panic!("{} is missing or invalid; write it with: cargo run -q -- table-uses > spec/table-uses.json", path.display()));
     assert!(
         committed == spec_check::table_uses(),
-        "spec/table-uses.json is not what the table uses; write it again with: cargo run -q -- table-uses > spec/table-uses.json"
+        "spec/table-uses.json is not what the tools use; write it again with: cargo run -q -- table-uses > spec/table-uses.json"
     );
 }

@@ -13,7 +13,7 @@ use rmcp::model::{Icon, Implementation};
 use std::sync::LazyLock;
 
 /// The server's name (its `Implementation.name` and its binary).
-pub const NAME: &str = "mattermost-mcp";
+pub(crate) const NAME: &str = "mattermost-mcp";
 /// The name a person sees.
 pub const TITLE: &str = "Mattermost";
 /// What it does, in one sentence (at most 100 characters, the MCP Registry's limit).
@@ -26,16 +26,16 @@ pub const REPOSITORY: &str = env!("CARGO_PKG_REPOSITORY");
 /// owner, then the name).
 pub const REGISTRY_NAME: &str = "io.github.mattermost-mcp/mattermost-mcp";
 /// The licence, as an SPDX expression.
-pub const LICENSE: &str = env!("CARGO_PKG_LICENSE");
+pub(crate) const LICENSE: &str = env!("CARGO_PKG_LICENSE");
 
 /// The server's icon for a client's list of servers: 64x64 PNG.
-pub const ICON_PNG: &[u8] = include_bytes!("../assets/icon-64.png");
-pub const ICON_SIZE: &str = "64x64";
+pub(crate) const ICON_PNG: &[u8] = include_bytes!("../assets/icon-64.png");
+pub(crate) const ICON_SIZE: &str = "64x64";
 /// The same icon at 512x512, the size Claude Desktop shows a bundle's icon at.
 pub const BUNDLE_ICON_PNG: &[u8] = include_bytes!("../assets/icon.png");
 
 /// A PNG as a `data:` URI.
-pub fn png_data_uri(png: &[u8]) -> String {
+pub(crate) fn png_data_uri(png: &[u8]) -> String {
     format!(
         "data:image/png;base64,{}",
         base64::engine::general_purpose::STANDARD.encode(png)
@@ -49,12 +49,12 @@ fn png_icon(png: &[u8], size: &str) -> Icon {
 }
 
 /// The server's icons, as `initialize` and `server/discover` give them.
-pub fn icons() -> Vec<Icon> {
+pub(crate) fn icons() -> Vec<Icon> {
     vec![png_icon(ICON_PNG, ICON_SIZE)]
 }
 
 /// The server as `initialize` and `server/discover` describe it.
-pub fn implementation() -> Implementation {
+pub(crate) fn implementation() -> Implementation {
     let mut me = Implementation::new(NAME, VERSION);
     me.title = Some(TITLE.to_string());
     me.description = Some(DESCRIPTION.to_string());
@@ -84,7 +84,7 @@ static TOOLSET_ICONS: LazyLock<Vec<(Toolset, Vec<Icon>)>> = LazyLock::new(|| {
 });
 
 /// The icons every tool of a toolset carries (its toolset's glyph).
-pub fn toolset_icons(set: Toolset) -> Vec<Icon> {
+pub(crate) fn toolset_icons(set: Toolset) -> Vec<Icon> {
     TOOLSET_ICONS
         .iter()
         .find(|(s, _)| *s == set)

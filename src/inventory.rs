@@ -81,10 +81,10 @@ pub fn find(name: &str) -> Option<&'static Tool> {
 /// Which tools a server offers.
 #[derive(Debug, Clone)]
 pub struct Offer {
-    pub toolsets: BTreeSet<Toolset>,
-    pub allow_writes: bool,
+    pub(crate) toolsets: BTreeSet<Toolset>,
+    pub(crate) allow_writes: bool,
     /// Whether the writes others will see ask the person first (`MATTERMOST_CONFIRM_WRITES`).
-    pub confirm_writes: ConfirmWrites,
+    pub(crate) confirm_writes: ConfirmWrites,
 }
 
 impl Offer {
@@ -143,7 +143,7 @@ impl Offer {
     /// Whether a tool is offered. A tool that decides per call whether it writes (the operation
     /// gateway) is offered with its toolset; the server refuses each of its calls that would write
     /// when writes are not allowed.
-    pub fn offers(&self, tool: &Tool) -> bool {
+    pub(crate) fn offers(&self, tool: &Tool) -> bool {
         self.toolsets.contains(&tool.toolset)
             && (self.allow_writes || !tool.writes() || tool.planned_per_call())
     }
@@ -151,7 +151,7 @@ impl Offer {
     /// A tool as this server publishes it: a tool that decides per call whether it writes (the
     /// operation gateway) is published read-only, idempotent and non-destructive when writes are not
     /// allowed, since every call of it that would write is then refused.
-    pub fn published(&self, tool: &Tool) -> Tool {
+    pub(crate) fn published(&self, tool: &Tool) -> Tool {
         let mut t = *tool;
         if !self.allow_writes && t.planned_per_call() {
             t.hints = crate::tool::READS;

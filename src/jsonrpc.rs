@@ -20,10 +20,10 @@ use serde_json::{Value, json};
 /// A message refused before rmcp reads it: its JSON-RPC error and the id to answer it with.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Malformed {
-    pub code: i32,
-    pub message: String,
+    pub(crate) code: i32,
+    pub(crate) message: String,
     /// The request's id, or `Value::Null` when it could not be read.
-    pub id: Value,
+    pub(crate) id: Value,
 }
 
 impl Malformed {
@@ -36,7 +36,7 @@ impl Malformed {
     }
 
     /// A line longer than a stdio message may be: answered with its id when [`IdScanner`] found one.
-    pub fn oversized(len: usize, max: usize, id: Option<Value>) -> Malformed {
+    pub(crate) fn oversized(len: usize, max: usize, id: Option<Value>) -> Malformed {
         Malformed::new(
             ErrorCode::INVALID_REQUEST,
             id.unwrap_or(Value::Null),
@@ -48,7 +48,7 @@ impl Malformed {
     }
 
     /// The JSON-RPC error response.
-    pub fn to_json(&self) -> Value {
+    pub(crate) fn to_json(&self) -> Value {
         let response = ErrorResponse {
             jsonrpc: "2.0",
             id: &self.id,
@@ -331,14 +331,14 @@ pub(crate) struct IdScanner {
 const MAX_ID: usize = 256;
 
 impl IdScanner {
-    pub fn feed(&mut self, bytes: &[u8]) {
+    pub(crate) fn feed(&mut self, bytes: &[u8]) {
         for &b in bytes {
             self.step(b);
         }
     }
 
     /// The top-level id, once its value has ended.
-    pub fn id(&self) -> Option<Value> {
+    pub(crate) fn id(&self) -> Option<Value> {
         self.found.clone().filter(usable_id)
     }
 

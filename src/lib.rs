@@ -14,9 +14,14 @@
 //! The top-level modules depend on each other one way only; `tests/integration/architecture.rs`
 //! checks that there is no cycle.
 
+// Visibility states the rules: `pub(crate)` by default, `pub` only what the binary (`src/main.rs`) and
+// the tests use. The lint fails `clippy -D warnings` for a `pub` item nothing outside can reach (Cargo
+// does not take a `[lints.rust]` table beside `workspace = true`, hence the attribute here).
+#![warn(unreachable_pub)]
+
 pub mod args;
 pub mod bundle;
-pub mod calls;
+pub(crate) mod calls;
 pub mod config;
 pub mod confirm;
 pub mod context;
@@ -24,17 +29,17 @@ pub mod error;
 #[cfg(test)]
 mod governance;
 pub mod identity;
-pub mod ids;
+pub(crate) mod ids;
 pub mod inventory;
 pub(crate) mod jsonrpc;
-pub mod live;
+pub(crate) mod live;
 pub mod log;
 pub mod mattermost;
 pub mod overrides_cmd;
 pub mod paging;
-pub mod prompts;
-pub mod resolve;
-pub mod resources;
+pub(crate) mod prompts;
+pub(crate) mod resolve;
+pub(crate) mod resources;
 pub mod serve;
 pub mod server;
 pub mod show;
@@ -42,3 +47,6 @@ pub mod spec_check;
 pub mod time;
 pub mod tool;
 pub mod tools;
+
+// The macros that build a tool's code, named `crate::one!` and `crate::list!` by the tool files.
+pub(crate) use tool::code::{list, one};

@@ -31,12 +31,12 @@ fn emit(n: u8, tag: &str, message: &str) {
 pub fn error(message: &str) {
     emit(0, "ERROR", message);
 }
-pub fn warn(message: &str) {
+pub(crate) fn warn(message: &str) {
     emit(1, "WARN", message);
 }
 pub fn info(message: &str) {
     emit(2, "INFO", message);
 }
-pub fn debug(message: &str) {
+pub(crate) fn debug(message: &str) {
     emit(3, "DEBUG", message);
 }

@@ -96,10 +96,10 @@ enum Command {
         /// The spec file (YAML or JSON) of another Mattermost release.
         path: std::path::PathBuf,
     },
-    /// Print what the tool table uses of the pinned spec (the contents of spec/table-uses.json).
+    /// Print what the tools use of the pinned spec (the contents of spec/table-uses.json).
     #[command(hide = true)]
     TableUses,
-    /// Print the README's tool list from the tool table.
+    /// Print the README's tool list from the inventory.
     #[command(hide = true)]
     ToolsMarkdown,
 }

@@ -1,15 +1,16 @@
 //! The pinned spec as the binary carries it (the repaired surface and the overrides the client was
-//! generated with), what the tool table uses of it, and `mattermost-mcp spec-check PATH`, which compares
+//! generated with), what the tools use of it, and `mattermost-mcp spec-check PATH`, which compares
 //! another release's spec with the pin of the working tree (`mattermost_spec::tree`).
 
 use crate::calls::Source;
 use crate::inventory;
+use mattermost_spec::Surface;
 use mattermost_spec::check::{TableUses, Use};
 use mattermost_spec::tree::Tree;
-use mattermost_spec::{Overrides, Surface};
 use std::path::Path;
 
 const SURFACE: &str = mattermost_client::build_info::SURFACE_JSON;
+#[cfg(test)]
 const OVERRIDES: &str = mattermost_client::build_info::OVERRIDES_JSON;
 
 /// The repaired pinned spec's operations, as the generated client has them.
@@ -18,12 +19,13 @@ pub fn pinned_surface() -> Surface {
 }
 
 /// The overrides the client was generated with.
-pub fn overrides() -> Overrides {
+#[cfg(test)]
+pub(crate) fn overrides() -> mattermost_spec::Overrides {
     serde_json::from_str(OVERRIDES).unwrap_or_default()
 }
 
 /// What each tool sends to each operation it calls (resolution's calls included).
-pub fn uses() -> Vec<Use> {
+pub(crate) fn uses() -> Vec<Use> {
     let mut out = Vec::new();
     for tool in inventory::tools() {
         for call in tool.all_calls() {
@@ -63,7 +65,7 @@ pub fn table_uses() -> TableUses {
 /// Compares the spec at `path` with the pinned one, as the working tree has it (the checkout around
 /// the current directory, else the one this binary was built from): its pin and its overrides on disk,
 /// not those compiled in, so a retired repair deleted is seen at once. Returns the report and whether
-/// the table can be built against it.
+/// the tools can be built against it.
 pub fn run(path: &Path) -> Result<(String, bool), String> {
     let here = std::env::current_dir().map_err(|e| format!("no current directory: {e}"))?;
     let tree = Tree::find(&here)

@@ -41,7 +41,7 @@ pub fn rfc3339(ms: i64) -> String {
 }
 
 /// `2026-11-30T12:00:00Z`: to the second, as a list shows when each item was written.
-pub fn rfc3339_seconds(ms: i64) -> String {
+pub(crate) fn rfc3339_seconds(ms: i64) -> String {
     let full = rfc3339(ms.div_euclid(1000) * 1000);
     match full.strip_suffix(".000Z") {
         Some(s) => format!("{s}Z"),
@@ -119,7 +119,7 @@ pub fn parse(input: &str) -> Option<i64> {
 }
 
 /// Now, in milliseconds since the Unix epoch (this machine's clock).
-pub fn now_ms() -> i64 {
+pub(crate) fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_millis() as i64)

@@ -5,7 +5,7 @@
 # The release-like spec is the pinned copy plus the real changes of Mattermost 11.11.1 to what the tools
 # use (tests/release_day/11.11.1-changes.json: facts only). The rehearsal
 #   1. runs release-day: it must stop for a person, with a report that names every one of those changes;
-#   2. plays the person: makes the type renames with the sed commands release-day printed, and the row and
+#   2. plays the person: makes the type renames with the sed commands release-day printed, and the declaration and
 #      code edits of tests/release_day/person.patch (what a maintainer writes for 11.11.1);
 #   3. runs release-day --continue: it retires the drafts repairs, pins, builds, writes
 #      spec/table-uses.json and runs the tests the spec can change (the main crate's own tests, its
@@ -59,7 +59,7 @@ expect() {
     grep -qF -- "$1" "$scratch/first.txt" || fail "the report does not say: $1"
 }
 expect "MarkAllTeamChannelsRead (PUT /api/v4/users/{user_id}/teams/{team_id}/read)"
-expect "GetPostsForChannel: new optional parameter \`type\` (string); account for it in the rows of read_channel, read_inbox, read_unread, wait_for_activity"
+expect "GetPostsForChannel: new optional parameter \`type\` (string); account for it in the declarations of read_channel, read_inbox, read_unread, wait_for_activity"
 expect "UpsertDraft: the parameter \`body.user_id\` the tools send is not in this spec; used by save_draft"
 expect "UpsertDraft: new optional parameters \`body.priority\` (PostPriority), \`body.props\` (object), \`body.type\` (string)"
 expect "overrides/repairs/GetDrafts.add.yaml: the repair \`add_operation\` no longer finds what it repairs"

@@ -7,4 +7,5 @@ mod from_mattermost;
 mod tool_error;
 
 pub(crate) use from_mattermost::{About, tokens_come_from_requests};
-pub use tool_error::{ErrorKind, ToolError, quote};
+pub use tool_error::ToolError;
+pub(crate) use tool_error::{ErrorKind, quote};

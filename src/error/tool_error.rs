@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 /// What went wrong, as a word (`bad_argument`, `not_found`, ...).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum ErrorKind {
+pub(crate) enum ErrorKind {
     /// An argument is missing, of the wrong type, out of range or names nothing it could.
     BadArgument,
     /// The cursor is not one this call can continue.
@@ -42,8 +42,6 @@ pub enum ErrorKind {
     Disabled,
     /// The list is larger than one call reads.
     TooMany,
-    /// The file is not one the tool can read.
-    NotText,
     /// The file is larger than the tool reads.
     TooLarge,
     /// A tool that writes, offered only with writes allowed.
@@ -60,7 +58,7 @@ pub enum ErrorKind {
 
 impl ErrorKind {
     /// The word, as in the structured error.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             ErrorKind::BadArgument => "bad_argument",
             ErrorKind::BadCursor => "bad_cursor",
@@ -79,7 +77,6 @@ impl ErrorKind {
             ErrorKind::Cancelled => "cancelled",
             ErrorKind::Disabled => "disabled",
             ErrorKind::TooMany => "too_many",
-            ErrorKind::NotText => "not_text",
             ErrorKind::TooLarge => "too_large",
             ErrorKind::WritesNotAllowed => "writes_not_allowed",
             ErrorKind::Declined => "declined",
@@ -90,7 +87,7 @@ impl ErrorKind {
     }
 
     /// A failure that may pass: calling again later may succeed.
-    pub fn is_transient(self) -> bool {
+    pub(crate) fn is_transient(self) -> bool {
         matches!(
             self,
             ErrorKind::RateLimited
@@ -109,13 +106,13 @@ impl std::fmt::Display for ErrorKind {
 
 #[derive(Debug, Clone)]
 pub struct ToolError {
-    pub kind: ErrorKind,
+    pub(crate) kind: ErrorKind,
     pub message: String,
-    pub data: Map<String, Value>,
+    pub(crate) data: Map<String, Value>,
 }
 
 impl ToolError {
-    pub fn new(kind: ErrorKind, message: impl Into<String>) -> ToolError {
+    pub(crate) fn new(kind: ErrorKind, message: impl Into<String>) -> ToolError {
         ToolError {
             kind,
             message: message.into(),
@@ -123,21 +120,21 @@ impl ToolError {
         }
     }
 
-    pub fn bad_argument(message: impl Into<String>) -> ToolError {
+    pub(crate) fn bad_argument(message: impl Into<String>) -> ToolError {
         ToolError::new(ErrorKind::BadArgument, message)
     }
 
-    pub fn internal(message: impl Into<String>) -> ToolError {
+    pub(crate) fn internal(message: impl Into<String>) -> ToolError {
         ToolError::new(ErrorKind::Internal, message)
     }
 
-    pub fn with(mut self, key: &str, value: Value) -> ToolError {
+    pub(crate) fn with(mut self, key: &str, value: Value) -> ToolError {
         self.data.insert(key.to_string(), value);
         self
     }
 
     /// The JSON form, an error result's text: `{"error": {"kind", "message", ...}}`.
-    pub fn to_json(&self) -> Value {
+    pub(crate) fn to_json(&self) -> Value {
         let mut error = Map::new();
         error.insert("kind".into(), json!(self.kind));
         error.insert("message".into(), json!(self.message));
@@ -156,7 +153,7 @@ impl std::fmt::Display for ToolError {
 
 /// Quotes a value for an error message, shortened and with control characters made visible, so that a
 /// message never carries a huge or garbled argument back whole.
-pub fn quote(value: &str) -> String {
+pub(crate) fn quote(value: &str) -> String {
     let mut out = String::from("`");
     for (i, c) in value.chars().enumerate() {
         if i >= 120 {

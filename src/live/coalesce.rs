@@ -6,11 +6,11 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 /// The shortest time between two updates of one resource.
-pub const INTERVAL: Duration = Duration::from_secs(1);
+pub(crate) const INTERVAL: Duration = Duration::from_secs(1);
 
 /// What to do with a change of one resource now.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Due {
+pub(crate) enum Due {
     /// Send the update now.
     Now,
     /// An update is already waiting; this change joins it.
@@ -21,13 +21,13 @@ pub enum Due {
 
 /// When each resource was last updated and whether an update waits.
 #[derive(Default)]
-pub struct Coalescer {
+pub(crate) struct Coalescer {
     last: HashMap<String, (Instant, bool)>,
 }
 
 impl Coalescer {
     /// A change of `key` at `now`.
-    pub fn change(&mut self, key: &str, now: Instant) -> Due {
+    pub(crate) fn change(&mut self, key: &str, now: Instant) -> Due {
         match self.last.get_mut(key) {
             None => {
                 self.last.insert(key.to_string(), (now, false));
@@ -48,12 +48,12 @@ impl Coalescer {
     }
 
     /// The waiting update of `key` went out at `now`.
-    pub fn sent(&mut self, key: &str, now: Instant) {
+    pub(crate) fn sent(&mut self, key: &str, now: Instant) {
         self.last.insert(key.to_string(), (now, false));
     }
 
     /// Forgets resources not updated for a while (so the map stays small).
-    pub fn prune(&mut self, now: Instant) {
+    pub(crate) fn prune(&mut self, now: Instant) {
         self.last.retain(|_, (at, waiting)| {
             *waiting || now.saturating_duration_since(*at) < INTERVAL * 10
         });

@@ -13,27 +13,27 @@ use serde_json::{Map, Value};
 
 /// One frame off the socket.
 #[derive(Debug, Deserialize)]
-pub struct Frame {
+pub(crate) struct Frame {
     #[serde(default)]
-    pub event: Option<String>,
+    pub(crate) event: Option<String>,
     #[serde(default)]
-    pub data: Map<String, Value>,
+    pub(crate) data: Map<String, Value>,
     #[serde(default)]
-    pub broadcast: Option<Broadcast>,
+    pub(crate) broadcast: Option<Broadcast>,
     #[serde(default)]
-    pub seq: Option<i64>,
+    pub(crate) seq: Option<i64>,
     /// Set on the answer to an action the client sent (`ping`), not on an event.
     #[serde(default)]
-    pub seq_reply: Option<i64>,
+    pub(crate) seq_reply: Option<i64>,
 }
 
 /// `model.WebsocketBroadcast` (the fields read here).
 #[derive(Debug, Default, Deserialize)]
-pub struct Broadcast {
+pub(crate) struct Broadcast {
     #[serde(default)]
-    pub channel_id: String,
+    pub(crate) channel_id: String,
     #[serde(default)]
-    pub user_id: String,
+    pub(crate) user_id: String,
 }
 
 /// The fields of a post read here (`model.Post`).
@@ -64,24 +64,24 @@ struct ReactionFields {
 
 /// What an event changes for the person who hears it.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Heard {
+pub(crate) struct Heard {
     /// The channel whose posts changed.
-    pub channel: Option<String>,
+    pub(crate) channel: Option<String>,
     /// The thread (its root post's id) that changed.
-    pub thread: Option<String>,
+    pub(crate) thread: Option<String>,
     /// Another post (a reply's own id) that changed, for a watch made on a reply.
-    pub post: Option<String>,
+    pub(crate) post: Option<String>,
     /// What the person has unread or is mentioned in may have changed.
-    pub inbox: bool,
+    pub(crate) inbox: bool,
     /// The person's channels changed (one joined, a DM or group opened).
-    pub list_changed: bool,
+    pub(crate) list_changed: bool,
     /// The newest time the event shows of the channel's posts (for the gap fill).
-    pub at: i64,
+    pub(crate) at: i64,
 }
 
 impl Heard {
     /// Whether the event changed nothing the person watches.
-    pub fn is_nothing(&self) -> bool {
+    pub(crate) fn is_nothing(&self) -> bool {
         self.channel.is_none()
             && self.thread.is_none()
             && self.post.is_none()
@@ -95,7 +95,7 @@ fn post_of(data: &Map<String, Value>) -> Option<PostFields> {
 }
 
 /// What `frame` changes for the person `me` (their user id).
-pub fn heard(frame: &Frame, me: &str) -> Heard {
+pub(crate) fn heard(frame: &Frame, me: &str) -> Heard {
     let Some(event) = frame.event.as_deref() else {
         return Heard::default();
     };

@@ -14,16 +14,16 @@
 //! - [`uri`]: the watchable URIs; [`settings`]: the bounds; [`coalesce`]: at most one update per
 //!   URI per [`coalesce::INTERVAL`].
 
-pub mod coalesce;
-pub mod event;
-pub mod registry;
-pub mod sessions;
-pub mod settings;
-pub mod socket;
-pub mod uri;
-pub mod watcher;
+pub(crate) mod coalesce;
+pub(crate) mod event;
+pub(crate) mod registry;
+pub(crate) mod sessions;
+pub(crate) mod settings;
+pub(crate) mod socket;
+pub(crate) mod uri;
+pub(crate) mod watcher;
 
-pub use registry::{Live, Person};
-pub use settings::WatchSettings;
-pub use uri::Watchable;
-pub use watcher::{Update, Watcher};
+pub(crate) use registry::{Live, Person};
+pub(crate) use settings::WatchSettings;
+pub(crate) use uri::Watchable;
+pub(crate) use watcher::{Update, Watcher};

@@ -16,7 +16,7 @@ use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
 /// The watchers of this process.
-pub struct Live {
+pub(crate) struct Live {
     endpoint: Arc<Endpoint>,
     settings: WatchSettings,
     budget: Duration,
@@ -26,14 +26,14 @@ pub struct Live {
 
 /// A person as a call sees them: the process's watchers and the person's context.
 #[derive(Clone)]
-pub struct Person {
-    pub live: Arc<Live>,
-    pub cx: Arc<Ctx>,
+pub(crate) struct Person {
+    pub(crate) live: Arc<Live>,
+    pub(crate) cx: Arc<Ctx>,
 }
 
 impl Person {
     /// The person's watcher (made when they first watch).
-    pub async fn watcher(&self) -> Result<Arc<Watcher>, String> {
+    pub(crate) async fn watcher(&self) -> Result<Arc<Watcher>, String> {
         self.live.watcher(&self.cx).await
     }
 }
@@ -44,7 +44,7 @@ fn key(cx: &Ctx) -> [u8; 32] {
 
 impl Live {
     /// Watching the Mattermost at `url` (with `ca_file`'s authorities), within `settings`.
-    pub fn new(
+    pub(crate) fn new(
         url: &str,
         ca_file: Option<&std::path::Path>,
         settings: WatchSettings,
@@ -59,17 +59,13 @@ impl Live {
         }))
     }
 
-    pub fn settings(&self) -> WatchSettings {
-        self.settings
-    }
-
     fn map(&self) -> std::sync::MutexGuard<'_, HashMap<[u8; 32], Arc<Watcher>>> {
         self.watchers.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The watcher of the person of `cx`, made if they have none (then their user id is read once,
     /// unless already known). Refused past the bound of persons watching.
-    pub async fn watcher(&self, cx: &Arc<Ctx>) -> Result<Arc<Watcher>, String> {
+    pub(crate) async fn watcher(&self, cx: &Arc<Ctx>) -> Result<Arc<Watcher>, String> {
         let k = key(cx);
         {
             let mut map = self.map();
@@ -120,14 +116,14 @@ impl Live {
     }
 
     /// Ends the watcher of the person whose token hashes to `key` (the server forgot them).
-    pub fn forget(&self, key: &[u8; 32]) {
+    pub(crate) fn forget(&self, key: &[u8; 32]) {
         if let Some(w) = self.map().remove(key) {
             w.close();
         }
     }
 
     /// Ends every watcher: sockets closed with a close frame, subscriptions ended (SIGTERM).
-    pub fn shutdown(&self) {
+    pub(crate) fn shutdown(&self) {
         self.shutdown.cancel();
         for w in self.map().drain().map(|(_, w)| w) {
             w.close();
@@ -135,12 +131,7 @@ impl Live {
     }
 
     /// Whether the server is stopping.
-    pub fn stopping(&self) -> &CancellationToken {
+    pub(crate) fn stopping(&self) -> &CancellationToken {
         &self.shutdown
-    }
-
-    /// How many persons watch now (a socket open or something watched).
-    pub fn watching(&self) -> usize {
-        self.map().values().filter(|w| w.is_active()).count()
     }
 }

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use tokio::task::AbortHandle;
 
 /// One session's guards, by URI.
-pub type Guards = Arc<Mutex<HashMap<String, WatchGuard>>>;
+pub(crate) type Guards = Arc<Mutex<HashMap<String, WatchGuard>>>;
 
 struct Session {
     guards: Guards,
@@ -17,7 +17,7 @@ struct Session {
 
 /// Every session's subscriptions.
 #[derive(Default)]
-pub struct Sessions {
+pub(crate) struct Sessions {
     map: Mutex<HashMap<String, Session>>,
 }
 
@@ -26,13 +26,13 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 /// Locks one session's guards.
-pub fn guards(g: &Guards) -> std::sync::MutexGuard<'_, HashMap<String, WatchGuard>> {
+pub(crate) fn guards(g: &Guards) -> std::sync::MutexGuard<'_, HashMap<String, WatchGuard>> {
     lock(g)
 }
 
 impl Sessions {
     /// The guards of `session`; when it has none running, `start` starts its forwarding task.
-    pub fn guards_or_start(
+    pub(crate) fn guards_or_start(
         &self,
         session: &str,
         start: impl FnOnce(Guards) -> AbortHandle,
@@ -54,7 +54,7 @@ impl Sessions {
     }
 
     /// Ends the subscription of `session` to `uri`; with none left the session is forgotten.
-    pub fn unwatch(&self, session: &str, uri: &str) {
+    pub(crate) fn unwatch(&self, session: &str, uri: &str) {
         let mut map = lock(&self.map);
         let empty = match map.get(session) {
             Some(s) => {
@@ -70,7 +70,7 @@ impl Sessions {
     }
 
     /// Forgets `session` and its watches (its task ended).
-    pub fn end(&self, session: &str) {
+    pub(crate) fn end(&self, session: &str) {
         lock(&self.map).remove(session);
     }
 }

@@ -4,13 +4,13 @@ use std::time::Duration;
 
 /// How much watching one process allows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WatchSettings {
+pub(crate) struct WatchSettings {
     /// Distinct resources one person may watch at once (`MATTERMOST_MCP_MAX_WATCHES`).
-    pub per_person: usize,
+    pub(crate) per_person: usize,
     /// Persons who may watch at once, each with one Mattermost socket (`MATTERMOST_MCP_MAX_WATCHERS`).
-    pub people: usize,
+    pub(crate) people: usize,
     /// How long a person's socket stays open once nothing is watched (`MATTERMOST_MCP_WATCH_IDLE_SECS`).
-    pub idle: Duration,
+    pub(crate) idle: Duration,
 }
 
 impl Default for WatchSettings {
@@ -26,7 +26,7 @@ impl Default for WatchSettings {
 impl WatchSettings {
     /// The settings from the environment through `get`, each checked: a value that is not accepted
     /// is named with what is.
-    pub fn from(get: impl Fn(&str) -> Option<String>) -> Result<WatchSettings, String> {
+    pub(crate) fn from(get: impl Fn(&str) -> Option<String>) -> Result<WatchSettings, String> {
         use crate::config::{MAX_WATCHERS, MAX_WATCHES, WATCH_IDLE};
         let d = WatchSettings::default();
         let count = |name: &str, default: usize, max: usize| -> Result<usize, String> {

@@ -30,19 +30,19 @@ use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 use tokio_util::sync::CancellationToken;
 
 /// How often the client pings; a ping still unanswered at the next one ends the socket.
-pub const PING_EVERY: Duration = Duration::from_secs(30);
+pub(crate) const PING_EVERY: Duration = Duration::from_secs(30);
 /// The first wait before reconnecting, and the longest.
-pub const BACKOFF_FIRST: Duration = Duration::from_millis(500);
-pub const BACKOFF_MAX: Duration = Duration::from_secs(60);
+pub(crate) const BACKOFF_FIRST: Duration = Duration::from_millis(500);
+pub(crate) const BACKOFF_MAX: Duration = Duration::from_secs(60);
 /// How long an upgrade may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(15);
 
 /// What the socket tells its watcher.
 #[derive(Debug)]
-pub enum Signal {
-    /// A `hello`: the socket is open on `connection_id`. `gap` when an earlier connection's id was
+pub(crate) enum Signal {
+    /// A `hello`: the socket is open on a connection. `gap` when an earlier connection's id was
     /// not continued, so events in between may be lost.
-    Hello { connection_id: String, gap: bool },
+    Hello { gap: bool },
     /// An event, in order.
     Event(Frame),
     /// The socket continued its connection after a reconnect (nothing lost).
@@ -51,20 +51,20 @@ pub enum Signal {
     Clock(i64),
     /// The socket closed; reconnecting.
     Down,
-    /// Mattermost refused the token; the socket will not reconnect.
-    Refused(String),
+    /// Mattermost refused the token (the reason is logged); the socket will not reconnect.
+    Refused,
 }
 
 /// Where the socket connects, and the TLS it trusts (the system's roots and `MATTERMOST_CA_FILE`,
 /// as the REST client).
-pub struct Endpoint {
+pub(crate) struct Endpoint {
     url: url::Url,
     tls: Option<Arc<ClientConfig>>,
 }
 
 impl Endpoint {
     /// The WebSocket of the Mattermost at `root` (`https://chat.example.com`).
-    pub fn new(root: &str, ca_file: Option<&std::path::Path>) -> Result<Endpoint, String> {
+    pub(crate) fn new(root: &str, ca_file: Option<&std::path::Path>) -> Result<Endpoint, String> {
         let mut url = url::Url::parse(&format!("{root}/api/v4/websocket"))
             .map_err(|e| format!("the WebSocket address of {root} is not an address: {e}"))?;
         let tls = match url.scheme() {
@@ -124,7 +124,7 @@ fn tls_config(ca_file: Option<&std::path::Path>) -> Result<ClientConfig, String>
 /// The wait before attempt `failures` (1 for the first retry): doubling from [`BACKOFF_FIRST`] up
 /// to [`BACKOFF_MAX`], each drawn at random between half of it and all of it, so that many clients
 /// cut off together do not come back together.
-pub fn backoff(failures: u32, random: u32) -> Duration {
+pub(crate) fn backoff(failures: u32, random: u32) -> Duration {
     let exp = failures.saturating_sub(1).min(16);
     let full = BACKOFF_FIRST.saturating_mul(1u32 << exp).min(BACKOFF_MAX);
     let half = full / 2;
@@ -154,7 +154,7 @@ struct Resume {
 }
 
 /// Runs the socket until `stop`: connect, read, reconnect.
-pub async fn run(
+pub(crate) async fn run(
     endpoint: Arc<Endpoint>,
     token: Secret,
     signals: UnboundedSender<Signal>,
@@ -186,7 +186,7 @@ pub async fn run(
                 crate::log::warn(&format!(
                     "Mattermost refused the token on its WebSocket ({why}); watching stopped for this person"
                 ));
-                let _ = signals.send(Signal::Refused(why));
+                let _ = signals.send(Signal::Refused);
                 return;
             }
             Ok(Err(Failed::Other(why))) => {
@@ -326,9 +326,9 @@ async fn read(
                     if gap || resume.connection_id.is_empty() {
                         resume.next = 0;
                     }
-                    resume.connection_id = id.clone();
+                    resume.connection_id = id;
                     told_resumed = true;
-                    let _ = signals.send(Signal::Hello { connection_id: id, gap });
+                    let _ = signals.send(Signal::Hello { gap });
                 } else if !told_resumed {
                     told_resumed = true;
                     let _ = signals.send(Signal::Resumed);

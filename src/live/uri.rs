@@ -6,11 +6,11 @@ use crate::error::quote;
 use crate::ids::is_id;
 
 /// The inbox's URI.
-pub const INBOX: &str = "mattermost://me/inbox";
+pub(crate) const INBOX: &str = "mattermost://me/inbox";
 
 /// A watchable resource.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Watchable {
+pub(crate) enum Watchable {
     Channel(String),
     Thread(String),
     Inbox,
@@ -18,7 +18,7 @@ pub enum Watchable {
 
 impl Watchable {
     /// Reads a URI as a watchable resource, or says what is accepted.
-    pub fn parse(uri: &str) -> Result<Watchable, String> {
+    pub(crate) fn parse(uri: &str) -> Result<Watchable, String> {
         let accepted = "Watch mattermost://channels/{channel_id}, mattermost://posts/{root_post_id} (a thread) \
                         or mattermost://me/inbox, with the 26-character ids the tools answer and nothing after \
                         them.";
@@ -49,7 +49,7 @@ impl Watchable {
     }
 
     /// The resource URI.
-    pub fn uri(&self) -> String {
+    pub(crate) fn uri(&self) -> String {
         match self {
             Watchable::Channel(id) => format!("mattermost://channels/{id}"),
             Watchable::Thread(id) => format!("mattermost://posts/{id}"),

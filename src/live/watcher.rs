@@ -31,7 +31,7 @@ use tokio_util::sync::CancellationToken;
 
 /// What subscribers hear.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Update {
+pub(crate) enum Update {
     /// The resource at this URI changed.
     Resource(String),
     /// The person's list of channels changed.
@@ -65,7 +65,7 @@ struct State {
 }
 
 /// One person's watcher.
-pub struct Watcher {
+pub(crate) struct Watcher {
     cx: Arc<Ctx>,
     me: String,
     endpoint: Arc<Endpoint>,
@@ -84,7 +84,7 @@ pub struct Watcher {
 }
 
 /// Holds one watch; dropping it ends the watch.
-pub struct WatchGuard {
+pub(crate) struct WatchGuard {
     watcher: Arc<Watcher>,
     what: Watchable,
 }
@@ -92,12 +92,6 @@ pub struct WatchGuard {
 impl Drop for WatchGuard {
     fn drop(&mut self) {
         self.watcher.unwatch(&self.what);
-    }
-}
-
-impl WatchGuard {
-    pub fn what(&self) -> &Watchable {
-        &self.what
     }
 }
 
@@ -129,63 +123,48 @@ impl Watcher {
     }
 
     /// The person's user id.
-    pub fn me(&self) -> &str {
+    pub(crate) fn me(&self) -> &str {
         &self.me
     }
 
     /// The person's context.
-    pub fn cx(&self) -> &Arc<Ctx> {
+    pub(crate) fn cx(&self) -> &Arc<Ctx> {
         &self.cx
     }
 
     /// Updates from now on.
-    pub fn updates(&self) -> broadcast::Receiver<Update> {
+    pub(crate) fn updates(&self) -> broadcast::Receiver<Update> {
         self.updates.subscribe()
     }
 
     /// The socket's connection count (see [`Watcher`]).
-    pub fn connections(&self) -> watch::Receiver<u64> {
+    pub(crate) fn connections(&self) -> watch::Receiver<u64> {
         self.connected.subscribe()
     }
 
     /// Whether the socket is up now.
-    pub fn is_up(&self) -> bool {
+    pub(crate) fn is_up(&self) -> bool {
         *self.up.borrow()
     }
 
     /// Resolves when the watcher has ended for good.
-    pub async fn ended(&self) {
+    pub(crate) async fn ended(&self) {
         self.closed.cancelled().await
     }
 
-    pub fn is_ended(&self) -> bool {
+    pub(crate) fn is_ended(&self) -> bool {
         self.closed.is_cancelled()
     }
 
     /// Whether anything is watched or the socket is open.
-    pub fn is_active(&self) -> bool {
+    pub(crate) fn is_active(&self) -> bool {
         let s = lock(&self.state);
         !s.watches.is_empty() || s.socket.is_some()
     }
 
-    /// How many distinct resources are watched.
-    pub fn watched(&self) -> usize {
-        lock(&self.state).watches.len()
-    }
-
-    /// Requests the gap fills made so far.
-    pub fn gap_requests(&self) -> u64 {
-        lock(&self.state).gap_requests
-    }
-
-    /// Mattermost's time now, as far as the socket's pings told it (ours until then).
-    pub fn server_now(&self) -> i64 {
-        crate::time::now_ms() + lock(&self.state).clock_offset
-    }
-
     /// Watches `what` (in `channel`, with `root` for a thread), opening the socket if it is not
     /// open. Refused past the bound of watches per person.
-    pub fn watch(
+    pub(crate) fn watch(
         self: &Arc<Self>,
         what: Watchable,
         channel: Option<String>,
@@ -284,7 +263,7 @@ impl Watcher {
     }
 
     /// Ends the watcher for good: its socket closes (with a close frame) and its subscribers end.
-    pub fn close(&self) {
+    pub(crate) fn close(&self) {
         self.closed.cancel();
         let mut s = lock(&self.state);
         s.socket = None;
@@ -450,10 +429,7 @@ async fn drive(
         };
         let Some(w) = watcher.upgrade() else { return };
         match signal {
-            Signal::Hello {
-                connection_id: _,
-                gap,
-            } => {
+            Signal::Hello { gap } => {
                 w.up.send_replace(true);
                 w.connected.send_modify(|n| *n += 1);
                 if gap {
@@ -476,7 +452,7 @@ async fn drive(
             Signal::Down => {
                 w.up.send_replace(false);
             }
-            Signal::Refused(_) => {
+            Signal::Refused => {
                 w.close();
                 return;
             }

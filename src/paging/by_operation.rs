@@ -20,15 +20,15 @@ use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 /// The most bytes of JSON one page holds (a page holds at least one item or field, whatever its size).
-pub const PAGE_BYTES: usize = 24_000;
+pub(crate) const PAGE_BYTES: usize = 24_000;
 /// The most bytes of one page of bytes (before base64).
-pub const CHUNK_BYTES: usize = 16_000;
+pub(crate) const CHUNK_BYTES: usize = 16_000;
 /// The most bytes of a binary or text answer read and paged.
-pub const MAX_BYTES: usize = 4 * 1024 * 1024;
+pub(crate) const MAX_BYTES: usize = 4 * 1024 * 1024;
 
 /// Where the next page of an answer starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Position {
+pub(crate) enum Position {
     /// The list item at `at`, after the item whose identity is `after`.
     Item { at: usize, after: String },
     /// The top-level field at `at` of an object cut between its fields.
@@ -83,7 +83,7 @@ impl CursorPosition for Position {
 
 /// Mattermost's answer, read for paging.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Shaped {
+pub(crate) enum Shaped {
     /// A list, with the other fields of the object that wrapped it (`PostList`'s `next_post_id`, a
     /// `total_count`).
     List {
@@ -108,7 +108,7 @@ pub enum Shaped {
 /// The list inside an answer of a list operation: an array; a `PostList` (its `order` of ids over its
 /// `posts` map, or `order` over `file_infos`); or the one array of objects an object wraps. `None` when
 /// the answer holds no list.
-pub fn list_of(value: &Value) -> Option<(Vec<Value>, Map<String, Value>)> {
+pub(crate) fn list_of(value: &Value) -> Option<(Vec<Value>, Map<String, Value>)> {
     match value {
         Value::Array(items) => Some((items.clone(), Map::new())),
         Value::Null => Some((Vec::new(), Map::new())),
@@ -156,7 +156,7 @@ pub fn list_of(value: &Value) -> Option<(Vec<Value>, Map<String, Value>)> {
 
 /// An item's identity: its `id` when it has one that fits a cursor as it is (at most 26 lowercase
 /// letters, digits and `-`: a Mattermost id), else 12 hex digits of a digest of it.
-pub fn identity(item: &Value) -> String {
+pub(crate) fn identity(item: &Value) -> String {
     if let Some(id) = item.get("id").and_then(Value::as_str)
         && !id.is_empty()
         && id.len() <= 26
@@ -178,15 +178,15 @@ fn json_len(v: &Value) -> usize {
 
 /// What a page of an answer holds.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Cut {
-    pub items: Vec<Value>,
-    pub next: Option<Position>,
+pub(crate) struct Cut {
+    pub(crate) items: Vec<Value>,
+    pub(crate) next: Option<Position>,
     /// For an object or bytes cut into parts: what this page holds (`fields 1 to 40 of 120`).
-    pub part: Option<String>,
+    pub(crate) part: Option<String>,
 }
 
 /// Up to `limit` items from `start` (at least one), bounded by [`PAGE_BYTES`]; how many were taken.
-pub fn take_items(items: &[Value], start: usize, limit: usize) -> Vec<Value> {
+pub(crate) fn take_items(items: &[Value], start: usize, limit: usize) -> Vec<Value> {
     let mut out = Vec::new();
     let mut bytes = 0;
     for item in items.iter().skip(start).take(limit.max(1)) {
@@ -214,7 +214,7 @@ fn list_start(items: &[Value], at: usize, after: &str) -> usize {
 
 /// The page of `shaped` that starts at `position` (the first page when `None`), of at most `limit`
 /// items.
-pub fn page(shaped: &Shaped, position: Option<&Position>, limit: usize) -> Cut {
+pub(crate) fn page(shaped: &Shaped, position: Option<&Position>, limit: usize) -> Cut {
     match shaped {
         Shaped::List { items, .. } => {
             let start = match position {
@@ -319,7 +319,7 @@ pub fn page(shaped: &Shaped, position: Option<&Position>, limit: usize) -> Cut {
 }
 
 /// The word for a shaped answer, as the gateway's answer gives it.
-pub fn kind_of(shaped: &Shaped) -> &'static str {
+pub(crate) fn kind_of(shaped: &Shaped) -> &'static str {
     match shaped {
         Shaped::List { .. } => "list",
         Shaped::Object(_) => "object",
@@ -331,7 +331,7 @@ pub fn kind_of(shaped: &Shaped) -> &'static str {
 }
 
 /// About how many bytes a shaped answer holds (for keeping it per cursor chain).
-pub fn size_of(shaped: &Shaped) -> usize {
+pub(crate) fn size_of(shaped: &Shaped) -> usize {
     match shaped {
         Shaped::List { items, meta } => {
             items.iter().map(json_len).sum::<usize>() + json_len(&Value::Object(meta.clone()))

@@ -24,16 +24,16 @@ const HEADER_LEN: usize = 1 + TOOL_LEN + FINGERPRINT_LEN + PERSON_LEN;
 const CHECK_LEN: usize = 5;
 const GROUP: usize = 8;
 /// The longest cursor this server makes.
-pub const MAX_LEN: usize = 80;
+pub(crate) const MAX_LEN: usize = 80;
 /// The longest text a position field holds; longer text is cut by its position (see `whole_list`).
-pub const MAX_TEXT: usize = 12;
+pub(crate) const MAX_TEXT: usize = 12;
 /// Arguments that do not choose the list.
 /// `timeout_secs` (wait_for_activity) says how long to wait, not what is read.
 const NOT_FINGERPRINTED: [&str; 3] = ["limit", "cursor", "timeout_secs"];
 
 /// Why a cursor was refused. Every case tells the model to repeat the call without `cursor`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CursorError {
+pub(crate) enum CursorError {
     /// Not something this server made: not a cursor's form, or no position inside.
     Garbled,
     /// Made by this server, then changed.
@@ -47,7 +47,7 @@ pub enum CursorError {
 }
 
 impl CursorError {
-    pub fn message(&self, tool: &str) -> String {
+    pub(crate) fn message(&self, tool: &str) -> String {
         let what = match self {
             CursorError::Garbled => {
                 "is not a cursor this server made (it may be cut short, or be from an older version)".to_string()
@@ -78,9 +78,9 @@ impl CursorError {
 /// person (their user id; empty where no person is involved, as for `tools/list`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Binding {
-    pub tool: &'static str,
-    pub fingerprint: String,
-    pub person: String,
+    pub(crate) tool: &'static str,
+    pub(crate) fingerprint: String,
+    pub(crate) person: String,
 }
 
 impl Binding {
@@ -125,7 +125,7 @@ impl Binding {
 }
 
 /// The tag a tool's cursors carry (a test keeps the tags of all tools distinct).
-pub fn tool_tag(tool: &str) -> String {
+pub(crate) fn tool_tag(tool: &str) -> String {
     digest_tag(&[b"tool ", tool.as_bytes()], TOOL_LEN)
 }
 
@@ -143,12 +143,12 @@ impl Fields {
     }
 
     /// A Mattermost id (26 lowercase letters and digits), or other short lowercase text.
-    pub fn id(&mut self, id: &str) -> &mut Fields {
+    pub(crate) fn id(&mut self, id: &str) -> &mut Fields {
         self.text(id)
     }
 
     /// Text: lowercase letters, digits and `-` as they are, anything else escaped.
-    pub fn text(&mut self, s: &str) -> &mut Fields {
+    pub(crate) fn text(&mut self, s: &str) -> &mut Fields {
         let mut out = String::new();
         for b in s.bytes() {
             if b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' {
@@ -163,18 +163,18 @@ impl Fields {
     }
 
     /// One of a few cases, as a letter.
-    pub fn tag(&mut self, c: char) -> &mut Fields {
+    pub(crate) fn tag(&mut self, c: char) -> &mut Fields {
         self.text(&c.to_string())
     }
 }
 
 /// Reads the fields of a position in the order they were written.
-pub struct Reader<'a> {
+pub(crate) struct Reader<'a> {
     fields: std::slice::Iter<'a, String>,
 }
 
 impl<'a> Reader<'a> {
-    pub fn num(&mut self) -> Option<i64> {
+    pub(crate) fn num(&mut self) -> Option<i64> {
         let f = self.fields.next()?;
         let (negative, digits) = match f.strip_prefix('-') {
             Some(d) => (true, d),
@@ -187,11 +187,11 @@ impl<'a> Reader<'a> {
         Some(if negative { -n } else { n })
     }
 
-    pub fn id(&mut self) -> Option<String> {
+    pub(crate) fn id(&mut self) -> Option<String> {
         self.text()
     }
 
-    pub fn text(&mut self) -> Option<String> {
+    pub(crate) fn text(&mut self) -> Option<String> {
         let f = self.fields.next()?;
         let mut bytes = Vec::with_capacity(f.len());
         let mut chars = f.bytes();
@@ -209,7 +209,7 @@ impl<'a> Reader<'a> {
         String::from_utf8(bytes).ok()
     }
 
-    pub fn tag(&mut self) -> Option<char> {
+    pub(crate) fn tag(&mut self) -> Option<char> {
         let t = self.text()?;
         let mut chars = t.chars();
         let c = chars.next()?;
@@ -217,19 +217,19 @@ impl<'a> Reader<'a> {
     }
 
     /// Whether every field was read.
-    pub fn done(&mut self) -> bool {
+    pub(crate) fn done(&mut self) -> bool {
         self.fields.next().is_none()
     }
 }
 
 /// Where a list continues, as its strategy keeps it in a cursor.
-pub trait Position: Sized {
+pub(crate) trait Position: Sized {
     fn write(&self, fields: &mut Fields);
     fn read(fields: &mut Reader<'_>) -> Option<Self>;
 }
 
 /// The position's fields, for [`encode`].
-pub fn fields_of<P: Position>(position: &P) -> Fields {
+pub(crate) fn fields_of<P: Position>(position: &P) -> Fields {
     let mut f = Fields::default();
     position.write(&mut f);
     f
@@ -237,7 +237,7 @@ pub fn fields_of<P: Position>(position: &P) -> Fields {
 
 /// Reads a decoded cursor's fields as the strategy's own position. Fields that do not fit were not
 /// made by this strategy (a cursor of an older server version, say), which is reported as garbled.
-pub fn position<P: Position>(fields: &Fields) -> Result<P, CursorError> {
+pub(crate) fn position<P: Position>(fields: &Fields) -> Result<P, CursorError> {
     let mut reader = Reader {
         fields: fields.0.iter(),
     };
@@ -252,7 +252,7 @@ pub fn position<P: Position>(fields: &Fields) -> Result<P, CursorError> {
 /// The fingerprint of the arguments that chose a list: sha256 over their canonical JSON (keys sorted,
 /// `limit` and `cursor` left out), as 16 hex digits (a cursor carries four characters of it and its
 /// check covers the whole).
-pub fn fingerprint(args: &serde_json::Map<String, serde_json::Value>) -> String {
+pub(crate) fn fingerprint(args: &serde_json::Map<String, serde_json::Value>) -> String {
     let mut keys: Vec<&String> = args
         .keys()
         .filter(|k| !NOT_FINGERPRINTED.contains(&k.as_str()))
@@ -358,7 +358,11 @@ pub fn encode(binding: &Binding, fields: &Fields) -> String {
 /// Reads a cursor made by [`encode`] for this binding, and returns its position's fields (the strategy
 /// reads them with [`position`]). `tools` names the tools a cursor of another tool may come from.
 /// Never panics, whatever the input.
-pub fn decode(cursor: &str, binding: &Binding, tools: &[&str]) -> Result<Fields, CursorError> {
+pub(crate) fn decode(
+    cursor: &str,
+    binding: &Binding,
+    tools: &[&str],
+) -> Result<Fields, CursorError> {
     let trimmed = cursor.trim();
     if trimmed.len() > 4 * MAX_LEN || !trimmed.is_ascii() {
         return Err(CursorError::Garbled);

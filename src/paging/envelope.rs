@@ -11,23 +11,23 @@ use serde::Serialize;
 
 /// No fields beyond the envelope's own.
 #[derive(Debug, Default, Clone, Serialize, JsonSchema)]
-pub struct NoExtra {}
+pub(crate) struct NoExtra {}
 
 /// One page as a tool computed it: its items, where the next page starts, and what it knows of the
 /// whole list.
 #[derive(Debug)]
-pub struct Page<I, X = NoExtra> {
-    pub items: Vec<I>,
+pub(crate) struct Page<I, X = NoExtra> {
+    pub(crate) items: Vec<I>,
     /// Where the next page starts; `None` on the last page.
-    pub next: Option<Fields>,
-    pub total: Option<u64>,
+    pub(crate) next: Option<Fields>,
+    pub(crate) total: Option<u64>,
     /// Mattermost's cap cut the list (search answers at most 100 matches, say).
-    pub capped: bool,
-    pub extra: X,
+    pub(crate) capped: bool,
+    pub(crate) extra: X,
 }
 
 impl<I> Page<I, NoExtra> {
-    pub fn new(items: Vec<I>) -> Page<I, NoExtra> {
+    pub(crate) fn new(items: Vec<I>) -> Page<I, NoExtra> {
         Page {
             items,
             next: None,
@@ -40,7 +40,7 @@ impl<I> Page<I, NoExtra> {
 
 impl<I, X> Page<I, X> {
     /// The same page with the tool's own fields.
-    pub fn with_extra<Y>(self, extra: Y) -> Page<I, Y> {
+    pub(crate) fn with_extra<Y>(self, extra: Y) -> Page<I, Y> {
         Page {
             items: self.items,
             next: self.next,
@@ -50,30 +50,19 @@ impl<I, X> Page<I, X> {
         }
     }
 
-    pub fn continue_at<P: Position>(mut self, position: Option<P>) -> Page<I, X> {
+    pub(crate) fn continue_at<P: Position>(mut self, position: Option<P>) -> Page<I, X> {
         self.next = position.map(|p| cursor::fields_of(&p));
         self
     }
 
-    pub fn with_total(mut self, total: u64) -> Page<I, X> {
+    pub(crate) fn with_total(mut self, total: u64) -> Page<I, X> {
         self.total = Some(total);
         self
     }
 
-    pub fn capped(mut self, capped: bool) -> Page<I, X> {
+    pub(crate) fn capped(mut self, capped: bool) -> Page<I, X> {
         self.capped = capped;
         self
-    }
-
-    /// The items changed by `f`, the rest kept.
-    pub fn map<J>(self, f: impl FnMut(I) -> J) -> Page<J, X> {
-        Page {
-            items: self.items.into_iter().map(f).collect(),
-            next: self.next,
-            total: self.total,
-            capped: self.capped,
-            extra: self.extra,
-        }
     }
 }
 
@@ -83,36 +72,36 @@ fn is_false(b: &bool) -> bool {
 
 /// A list tool's answer, as the client receives it (and as its output schema describes it).
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct Envelope<I, X> {
-    pub items: Vec<I>,
+pub(crate) struct Envelope<I, X> {
+    pub(crate) items: Vec<I>,
     // `returned`, `total_known`, `capped` and `requests` are in every answer as the server's
     // instructions describe them; the published schema leaves them out to keep `tools/list` small.
     #[schemars(skip)]
-    pub returned: usize,
-    pub has_more: bool,
+    pub(crate) returned: usize,
+    pub(crate) has_more: bool,
     /// Pass it back as `cursor`, with the same other arguments, for the next page.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub next_cursor: Option<String>,
+    pub(crate) next_cursor: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub total: Option<u64>,
+    pub(crate) total: Option<u64>,
     /// false when counting the list would cost as much as reading it.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(skip)]
-    pub total_known: Option<bool>,
+    pub(crate) total_known: Option<bool>,
     /// Mattermost's own cap cut the list.
     #[serde(default, skip_serializing_if = "is_false")]
     #[schemars(skip)]
-    pub capped: bool,
+    pub(crate) capped: bool,
     /// Mattermost requests the call made.
     #[schemars(skip)]
-    pub requests: u32,
+    pub(crate) requests: u32,
     #[serde(flatten)]
-    pub extra: X,
+    pub(crate) extra: X,
 }
 
 impl<I, X> Envelope<I, X> {
     /// The envelope of `page`, its cursor bound to `binding`.
-    pub fn of(page: Page<I, X>, binding: &Binding, requests: u32) -> Envelope<I, X> {
+    pub(crate) fn of(page: Page<I, X>, binding: &Binding, requests: u32) -> Envelope<I, X> {
         let returned = page.items.len();
         let next_cursor = page.next.map(|f| cursor::encode(binding, &f));
         Envelope {

@@ -17,13 +17,13 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 /// A page stops before the piece that would take its items past this many bytes of JSON.
-pub const PAGE_BYTES: usize = attachment_reader::PAGE_BYTES;
+pub(crate) const PAGE_BYTES: usize = attachment_reader::PAGE_BYTES;
 
 /// Where the next page starts: item `item` (from 0), byte `byte` of its text.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Position {
-    pub item: usize,
-    pub byte: usize,
+pub(crate) struct Position {
+    pub(crate) item: usize,
+    pub(crate) byte: usize,
 }
 
 impl cursor::Position for Position {
@@ -43,15 +43,15 @@ impl cursor::Position for Position {
 /// `{"paragraph": 4, "heading": 1}`, `{"sheet": "Q1", "row": 7}`, `{"slide": 5, "title": true}`,
 /// `{"entry": 9, "size": 120}`…), and the text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
-pub struct Part {
+pub(crate) struct Part {
     /// Where the piece is; its fields tell the kinds apart.
     #[serde(flatten)]
     #[schemars(skip)]
-    pub at: Location,
-    pub text: String,
+    pub(crate) at: Location,
+    pub(crate) text: String,
     /// true when the item's text goes on in the next piece.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub continues: bool,
+    pub(crate) continues: bool,
 }
 
 /// The bytes of a piece's JSON, as a page counts them.
@@ -61,7 +61,7 @@ fn cost(part: &Part) -> usize {
 
 /// One page of `items` from `from`: at most `limit` pieces (one at least) and [`PAGE_BYTES`] of JSON,
 /// and where the next page starts (`None` at the end).
-pub fn page(items: &[Item], from: Position, limit: usize) -> (Vec<Part>, Option<Position>) {
+pub(crate) fn page(items: &[Item], from: Position, limit: usize) -> (Vec<Part>, Option<Position>) {
     let mut at = attachment_reader::Position {
         item: from.item,
         byte: from.byte,

@@ -28,23 +28,23 @@ use crate::error::{ErrorKind, ToolError};
 use crate::mattermost::{Maybe, types::UserThread};
 
 /// Mattermost's largest page.
-pub const PER_PAGE: usize = 200;
+pub(crate) const PER_PAGE: usize = 200;
 /// The most requests one read of one team's threads may take (about 20,000 threads).
-pub const MAX_REQUESTS: usize = 110;
+pub(crate) const MAX_REQUESTS: usize = 110;
 
 /// Which followed threads one request reads.
 #[derive(Debug, Clone)]
-pub struct Source {
-    pub team_id: String,
+pub(crate) struct Source {
+    pub(crate) team_id: String,
     /// Leave out direct and group message threads (they were read under another team).
-    pub exclude_direct: bool,
+    pub(crate) exclude_direct: bool,
     /// Only threads with unread replies.
-    pub unread: bool,
+    pub(crate) unread: bool,
 }
 
 /// The sources that read every followed thread of these teams once: direct and group threads with the
 /// first team only.
-pub fn sources(team_ids: &[String], unread: bool) -> Vec<Source> {
+pub(crate) fn sources(team_ids: &[String], unread: bool) -> Vec<Source> {
     team_ids
         .iter()
         .enumerate()
@@ -58,9 +58,9 @@ pub fn sources(team_ids: &[String], unread: bool) -> Vec<Source> {
 
 /// Every thread read, and the millisecond that could not be read whole, if one.
 #[derive(Debug, Default)]
-pub struct Read {
-    pub threads: Vec<UserThread>,
-    pub incomplete_millisecond: Option<i64>,
+pub(crate) struct Read {
+    pub(crate) threads: Vec<UserThread>,
+    pub(crate) incomplete_millisecond: Option<i64>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -71,7 +71,7 @@ enum From<'a> {
 }
 
 /// The time a thread was last replied to.
-pub fn last_reply(t: &UserThread) -> i64 {
+pub(crate) fn last_reply(t: &UserThread) -> i64 {
     t.last_reply_at.unwrap_or(0)
 }
 
@@ -134,7 +134,7 @@ fn step(page: &[UserThread]) -> Step {
 }
 
 /// Every followed thread of one source, each once (newest reply first as read).
-pub async fn read_source(cx: &Ctx, s: &Source) -> Result<Read, ToolError> {
+pub(crate) async fn read_source(cx: &Ctx, s: &Source) -> Result<Read, ToolError> {
     let mut out = Read::default();
     let mut anchor: Option<String> = None;
     let mut pending: Option<Vec<UserThread>> = None;
@@ -208,7 +208,7 @@ async fn read_millisecond(
 }
 
 /// Every followed thread of all the sources, each once.
-pub async fn read_all(cx: &Ctx, sources: &[Source]) -> Result<Read, ToolError> {
+pub(crate) async fn read_all(cx: &Ctx, sources: &[Source]) -> Result<Read, ToolError> {
     let mut all = Read::default();
     for (i, s) in sources.iter().enumerate() {
         if sources.len() > 1 {

@@ -28,11 +28,11 @@ use super::cursor::{self, Fields, Reader};
 use std::cmp::{Ordering, Reverse};
 
 /// How many characters of a source's id the cursor carries: enough to tell a person's sources apart.
-pub const ID_PREFIX: usize = 8;
+pub(crate) const ID_PREFIX: usize = 8;
 
 /// The parts of the inbox, in the order the walk reads them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Section {
+pub(crate) enum Section {
     /// Direct and group messages.
     Direct,
     /// Channels where the person is mentioned.
@@ -46,7 +46,7 @@ pub enum Section {
 }
 
 impl Section {
-    pub const ALL: [Section; 5] = [
+    pub(crate) const ALL: [Section; 5] = [
         Section::Direct,
         Section::Mentions,
         Section::Channels,
@@ -54,7 +54,7 @@ impl Section {
         Section::Muted,
     ];
 
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Section::Direct => "direct",
             Section::Mentions => "mentions",
@@ -81,10 +81,10 @@ impl Section {
 
 /// A source's place in the walk: its section, its most recent activity (newest first), its id.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Place {
-    pub section: Section,
-    pub activity: i64,
-    pub id: String,
+pub(crate) struct Place {
+    pub(crate) section: Section,
+    pub(crate) activity: i64,
+    pub(crate) id: String,
 }
 
 impl Place {
@@ -99,7 +99,7 @@ impl Place {
 
     /// The walk's order: section, then newest activity first, then the id (its first characters,
     /// which the cursor carries, then the rest).
-    pub fn walk_order(&self, other: &Place) -> Ordering {
+    pub(crate) fn walk_order(&self, other: &Place) -> Ordering {
         (
             self.section,
             Reverse(self.activity),
@@ -116,26 +116,26 @@ impl Place {
 }
 
 /// Puts sources in the walk's order.
-pub fn order<T>(items: &mut [T], place: impl Fn(&T) -> &Place) {
+pub(crate) fn order<T>(items: &mut [T], place: impl Fn(&T) -> &Place) {
     items.sort_by(|a, b| place(a).walk_order(place(b)));
 }
 
 /// Where the next page starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Position {
+pub(crate) struct Position {
     /// When the walk was planned.
-    pub t0: i64,
+    pub(crate) t0: i64,
     /// The source's index in the plan.
-    pub i: usize,
+    pub(crate) i: usize,
     /// The source's place in the plan (its id cut to [`ID_PREFIX`] characters).
-    pub place: Place,
+    pub(crate) place: Place,
     /// The time of the source's last post shown; `None` when none was (the source begins).
-    pub after: Option<i64>,
+    pub(crate) after: Option<i64>,
 }
 
 impl Position {
     /// The position at the start of source `i`, at `place`.
-    pub fn start(t0: i64, i: usize, place: &Place) -> Position {
+    pub(crate) fn start(t0: i64, i: usize, place: &Place) -> Position {
         Position {
             t0,
             i,
@@ -148,7 +148,7 @@ impl Position {
     }
 
     /// Whether `place` (a source of a plan) is the source this position is in.
-    pub fn is_at(&self, place: &Place) -> bool {
+    pub(crate) fn is_at(&self, place: &Place) -> bool {
         place.section == self.place.section
             && place.activity == self.place.activity
             && place.prefix() == self.place.id
@@ -190,17 +190,17 @@ impl cursor::Position for Position {
 
 /// What of one source's posts a page takes: `posts[from..to]`, and whether that ends the source.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Take {
-    pub from: usize,
-    pub to: usize,
-    pub complete: bool,
+pub(crate) struct Take {
+    pub(crate) from: usize,
+    pub(crate) to: usize,
+    pub(crate) complete: bool,
 }
 
 /// Which of a source's posts (their times, in (time, id) order) go on a page: those after `after`,
 /// at most `room` of them, ending on a whole millisecond when more follow. When the room ends inside
 /// a millisecond it is left to the next page, unless the page would otherwise hold nothing
 /// (`page_empty`): then that millisecond is taken whole, beyond the room.
-pub fn take(times: &[i64], after: Option<i64>, room: usize, page_empty: bool) -> Take {
+pub(crate) fn take(times: &[i64], after: Option<i64>, room: usize, page_empty: bool) -> Take {
     let from = after.map_or(0, |a| times.partition_point(|t| *t <= a));
     let left = times.len() - from;
     if left <= room {
@@ -229,7 +229,7 @@ pub fn take(times: &[i64], after: Option<i64>, room: usize, page_empty: bool) ->
 /// was active after `t0`): the index of the first source not yet shown, whether the position is
 /// inside that very source (its posts after `after` come next), and the sources before it that were
 /// active since `t0`, whose place at `t0` is unknown (they may not all have been shown).
-pub fn resume(places: &[(Place, bool)], at: &Position) -> (usize, bool, Vec<usize>) {
+pub(crate) fn resume(places: &[(Place, bool)], at: &Position) -> (usize, bool, Vec<usize>) {
     let here = |p: &Place| {
         (p.section, Reverse(p.activity), p.prefix()).cmp(&(
             at.place.section,

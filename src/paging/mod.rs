@@ -15,23 +15,23 @@
 //! | file items | [`file_items`] | a shared file's items (lines, PDF pages, rows, slides, entries) by item and byte, pages bounded in items and JSON bytes |
 //! | inbox | [`inbox`] | everything unread, source after source, planned once and each source read once per cursor chain, on whole milliseconds |
 
-pub mod by_operation;
+pub(crate) mod by_operation;
 pub mod cursor;
-pub mod envelope;
-pub mod file_items;
-pub mod followed_threads;
-pub mod inbox;
-pub mod pages_with_ties;
-pub mod posts_by_time;
-pub mod recently_active;
-pub mod saved_posts;
-pub mod search_windows;
-pub mod since;
-pub mod straddling_ties;
-pub mod thread;
-pub mod whole_list;
+pub(crate) mod envelope;
+pub(crate) mod file_items;
+pub(crate) mod followed_threads;
+pub(crate) mod inbox;
+pub(crate) mod pages_with_ties;
+pub(crate) mod posts_by_time;
+pub(crate) mod recently_active;
+pub(crate) mod saved_posts;
+pub(crate) mod search_windows;
+pub(crate) mod since;
+pub(crate) mod straddling_ties;
+pub(crate) mod thread;
+pub(crate) mod whole_list;
 
-pub use envelope::{Envelope, NoExtra, Page};
+pub(crate) use envelope::Page;
 
 /// How a tool's list is paged; each names the module that holds it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,7 +65,7 @@ pub enum Strategy {
 
 impl Strategy {
     /// The module that holds the strategy.
-    pub fn module(self) -> &'static str {
+    pub(crate) fn module(self) -> &'static str {
         match self {
             Strategy::PostsByTime => "paging::posts_by_time",
             Strategy::WholeList => "paging::whole_list",

@@ -14,12 +14,12 @@ use serde::Serialize;
 use std::sync::Arc;
 
 /// Mattermost's largest page.
-pub const PER_PAGE: i64 = 200;
+pub(crate) const PER_PAGE: i64 = 200;
 /// The most pages of 200 read for one list (40,000 items).
-pub const MAX_PAGES: i64 = 200;
+pub(crate) const MAX_PAGES: i64 = 200;
 
 /// Reads every page of a `page`/`per_page` list, 200 at a time, until a page comes back short.
-pub async fn read_pages<T, F, Fut>(mut fetch: F) -> Result<Vec<T>, ToolError>
+pub(crate) async fn read_pages<T, F, Fut>(mut fetch: F) -> Result<Vec<T>, ToolError>
 where
     F: FnMut(i64, i64) -> Fut,
     Fut: Future<Output = Result<Vec<T>, ToolError>>,
@@ -49,7 +49,7 @@ where
 /// it): from the kept list when the cursor's chain still has it, otherwise from `read_whole` (which
 /// reads it from Mattermost and keys each item). Returns the items, the next position and the list's
 /// length.
-pub async fn page<T, F, Fut>(
+pub(crate) async fn page<T, F, Fut>(
     lists: &KeptLists,
     key: &str,
     order: Order,

@@ -19,10 +19,10 @@ use crate::mattermost::facts::{self, PostFacts};
 use crate::mattermost::{Maybe, types::Post};
 
 /// Mattermost's largest page.
-pub const MAX_PER_PAGE: u32 = 200;
+pub(crate) const MAX_PER_PAGE: u32 = 200;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Direction {
+pub(crate) enum Direction {
     /// Further back in time.
     Back,
     /// Further forward in time.
@@ -32,10 +32,10 @@ pub enum Direction {
 /// Where the next page starts: the posts strictly older (`Back`) or newer (`Forward`) than millisecond
 /// `t`, which post `a` was written in.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Position {
-    pub d: Direction,
-    pub t: i64,
-    pub a: String,
+pub(crate) struct Position {
+    pub(crate) d: Direction,
+    pub(crate) t: i64,
+    pub(crate) a: String,
 }
 
 impl cursor::Position for Position {
@@ -64,15 +64,15 @@ impl cursor::Position for Position {
 
 /// Which posts of which channel.
 #[derive(Debug, Clone)]
-pub struct Query {
-    pub channel_id: String,
+pub(crate) struct Query {
+    pub(crate) channel_id: String,
     /// Collapsed threads: roots only, with reply counts and participants.
-    pub roots_only: bool,
+    pub(crate) roots_only: bool,
 }
 
 /// Where a read starts.
 #[derive(Debug, Clone)]
-pub enum Start {
+pub(crate) enum Start {
     /// The newest posts, then further back.
     Newest,
     /// The posts before this post, then further back.
@@ -85,7 +85,7 @@ pub enum Start {
 
 /// One request's mode, as Mattermost's handler picks it.
 #[derive(Debug, Clone)]
-pub enum Mode {
+pub(crate) enum Mode {
     Newest,
     Before(String),
     After(String),
@@ -94,16 +94,16 @@ pub enum Mode {
 
 /// A page of posts, oldest first.
 #[derive(Debug, Default)]
-pub struct Posts {
-    pub posts: Vec<Post>,
-    pub next: Option<Position>,
+pub(crate) struct Posts {
+    pub(crate) posts: Vec<Post>,
+    pub(crate) next: Option<Position>,
     /// Set when one millisecond held 200 posts or more: Mattermost cannot be asked for the rest of it.
-    pub incomplete_millisecond: Option<i64>,
+    pub(crate) incomplete_millisecond: Option<i64>,
 }
 
 /// One request. The posts come back in reading order: newest first for `Newest`, `Before` and `Since`,
 /// oldest first for `After`. Only posts in `order` count (`posts` also holds thread posts around them).
-pub async fn fetch(
+pub(crate) async fn fetch(
     cx: &Ctx,
     q: &Query,
     mode: &Mode,
@@ -144,7 +144,12 @@ pub async fn fetch(
 }
 
 /// Reads one page of at most `limit` posts (more only for a millisecond read whole).
-pub async fn page(cx: &Ctx, q: &Query, start: Start, limit: u32) -> Result<Posts, ToolError> {
+pub(crate) async fn page(
+    cx: &Ctx,
+    q: &Query,
+    start: Start,
+    limit: u32,
+) -> Result<Posts, ToolError> {
     let (direction, mode) = match start {
         Start::Newest => (Direction::Back, Mode::Newest),
         Start::Before(id) => (Direction::Back, Mode::Before(id)),

@@ -16,16 +16,16 @@ use crate::error::ToolError;
 use serde::Serialize;
 
 /// The order of the list.
-pub const ORDER: Order = Order::Descending;
+pub(crate) const ORDER: Order = Order::Descending;
 
 /// The sort key of a channel: the time of its last post.
-pub fn key(last_post_at: Option<i64>) -> SortKey {
+pub(crate) fn key(last_post_at: Option<i64>) -> SortKey {
     SortKey::Int(last_post_at.unwrap_or(0))
 }
 
 /// One page of the list kept under `key`: from the list kept for the cursor's chain, or read whole
 /// again by `read_whole`. Returns the items, the next position and the list's length.
-pub async fn page<T, F, Fut>(
+pub(crate) async fn page<T, F, Fut>(
     lists: &KeptLists,
     key: &str,
     after: Option<After>,

@@ -22,15 +22,15 @@ use crate::error::{ErrorKind, ToolError};
 use crate::mattermost::types::Post;
 
 /// Mattermost's largest page.
-pub const PER_PAGE: usize = 200;
+pub(crate) const PER_PAGE: usize = 200;
 /// The most requests one read may take (about 40,000 saved posts).
-pub const MAX_REQUESTS: usize = 200;
+pub(crate) const MAX_REQUESTS: usize = 200;
 
 /// Every saved post read, and the millisecond that could not be read whole, if one.
 #[derive(Debug, Default)]
-pub struct Read {
-    pub posts: Vec<Post>,
-    pub incomplete_millisecond: Option<i64>,
+pub(crate) struct Read {
+    pub(crate) posts: Vec<Post>,
+    pub(crate) incomplete_millisecond: Option<i64>,
 }
 
 fn create_at(p: &Post) -> i64 {
@@ -82,7 +82,7 @@ fn advance(offset: usize, got: &[Post]) -> (usize, Option<i64>) {
 }
 
 /// Every saved post, each once.
-pub async fn read_all(cx: &Ctx) -> Result<Read, ToolError> {
+pub(crate) async fn read_all(cx: &Ctx) -> Result<Read, ToolError> {
     let mut out = Read::default();
     let mut seen = std::collections::HashSet::new();
     let mut offset = 0usize;

@@ -38,15 +38,15 @@ use crate::mattermost::types::{self, FileInfo, Post};
 use std::sync::Arc;
 
 /// Mattermost's cap on one term group of a database search.
-pub const CAP: usize = 100;
+pub(crate) const CAP: usize = 100;
 /// The order of every search answer.
-pub const ORDER: Order = Order::Descending;
+pub(crate) const ORDER: Order = Order::Descending;
 /// The most windows (requests) one page reads.
-pub const WINDOWS_PER_CALL: u32 = 10;
+pub(crate) const WINDOWS_PER_CALL: u32 = 10;
 const DAY_MS: i64 = 86_400_000;
 
 /// A match: when it was written and its id.
-pub trait Match: Clone + Send + Sync + 'static {
+pub(crate) trait Match: Clone + Send + Sync + 'static {
     fn at(&self) -> i64;
     fn key_id(&self) -> String;
 }
@@ -70,12 +70,12 @@ impl Match for FileInfo {
 }
 
 /// The day (days since 1970-01-01) a time falls on in a zone `zone_secs` east of UTC.
-pub fn day_of(ms: i64, zone_secs: i64) -> i64 {
+pub(crate) fn day_of(ms: i64, zone_secs: i64) -> i64 {
     (ms + zone_secs * 1000).div_euclid(DAY_MS)
 }
 
 /// A day as Mattermost's date terms write it: `YYYY-MM-DD`.
-pub fn day_text(day: i64) -> String {
+pub(crate) fn day_text(day: i64) -> String {
     crate::time::rfc3339(day * DAY_MS)
         .get(..10)
         .unwrap_or_default()
@@ -84,24 +84,24 @@ pub fn day_text(day: i64) -> String {
 
 /// What a search asks, its terms ready to send but for the window's `before:`.
 #[derive(Debug, Clone)]
-pub struct Search {
+pub(crate) struct Search {
     /// The team to search, or every team of the person.
-    pub team_id: Option<String>,
+    pub(crate) team_id: Option<String>,
     /// The words of the terms as Mattermost splits them, without any `before:` (the walk adds its own).
-    pub words: Vec<String>,
+    pub(crate) words: Vec<String>,
     /// Any term matches, not all.
-    pub any: bool,
+    pub(crate) any: bool,
     /// Archived channels too.
-    pub archived: bool,
+    pub(crate) archived: bool,
     /// The last day the person's own terms allow (`before:`, `on:`), if they bound it.
-    pub last_day: Option<i64>,
+    pub(crate) last_day: Option<i64>,
     /// The first day the person's own terms allow (`after:`, `on:`, `-before:`), if they bound it.
-    pub first_day: Option<i64>,
+    pub(crate) first_day: Option<i64>,
 }
 
 impl Search {
     /// The terms of the window that ends on `last_day` (or the search as asked).
-    pub fn terms(&self, last_day: Option<i64>) -> String {
+    pub(crate) fn terms(&self, last_day: Option<i64>) -> String {
         let mut words = self.words.clone();
         if let Some(day) = last_day {
             words.push(format!("before:{}", day_text(day + 1)));
@@ -113,15 +113,15 @@ impl Search {
 /// Where a walk is: the window it reads (its last day; `None` for the search as asked), the zone the
 /// walk cuts days in, and the last match shown.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Walk {
-    pub window: Option<i64>,
-    pub zone_secs: i64,
-    pub after: Option<After>,
+pub(crate) struct Walk {
+    pub(crate) window: Option<i64>,
+    pub(crate) zone_secs: i64,
+    pub(crate) after: Option<After>,
 }
 
 impl Walk {
     /// The start of a walk of `s`, in a zone `zone_secs` east of UTC.
-    pub fn start(s: &Search, zone_secs: i64) -> Walk {
+    pub(crate) fn start(s: &Search, zone_secs: i64) -> Walk {
         Walk {
             window: s.last_day,
             zone_secs,
@@ -173,20 +173,20 @@ impl cursor::Position for Walk {
 /// One window's answer as the walk uses it: the matches it holds whole (kept ones only, ordered), the
 /// window after it, and the day that alone held more matches than the cap.
 #[derive(Debug)]
-pub struct Window<T> {
-    pub last_day: Option<i64>,
-    pub zone_secs: i64,
-    pub matches: Vec<Keyed<T>>,
+pub(crate) struct Window<T> {
+    pub(crate) last_day: Option<i64>,
+    pub(crate) zone_secs: i64,
+    pub(crate) matches: Vec<Keyed<T>>,
     /// The last day of the next window; `None` when the walk ends with this one.
-    pub next: Option<i64>,
-    pub overfull: Option<i64>,
+    pub(crate) next: Option<i64>,
+    pub(crate) overfull: Option<i64>,
     /// Every match of the search is in this window (its first window answered below the cap).
-    pub whole: bool,
+    pub(crate) whole: bool,
 }
 
 /// Cuts a window's answer: what it holds whole, where the next window ends, and whether one day was
 /// too full (see the module's description).
-pub fn cut<T: Match>(
+pub(crate) fn cut<T: Match>(
     answer: Vec<T>,
     s: &Search,
     w: &Walk,
@@ -233,13 +233,13 @@ pub fn cut<T: Match>(
 
 /// A page of a walk.
 #[derive(Debug)]
-pub struct Walked<T> {
-    pub items: Vec<T>,
-    pub next: Option<Walk>,
+pub(crate) struct Walked<T> {
+    pub(crate) items: Vec<T>,
+    pub(crate) next: Option<Walk>,
     /// The days (in the walk's zone) that alone held more matches than the cap, among the items shown.
-    pub overfull_days: Vec<i64>,
+    pub(crate) overfull_days: Vec<i64>,
     /// How many matches the search has, when its first window held them all.
-    pub total: Option<u64>,
+    pub(crate) total: Option<u64>,
 }
 
 /// One page of the walk from `at`, reading windows with `fetch` (the terms of a window and the zone's
@@ -248,7 +248,7 @@ pub struct Walked<T> {
 /// keeps true mentions only); the window a page ends in is kept under `key` for the next page of its
 /// cursor chain (`resumed`: the page continues a cursor; a chain's first page reads afresh).
 #[allow(clippy::too_many_arguments)]
-pub async fn page<T, F, Fut>(
+pub(crate) async fn page<T, F, Fut>(
     lists: &KeptLists,
     key: &str,
     s: &Search,
@@ -341,7 +341,7 @@ where
 }
 
 /// Post search (SearchPosts in a team, SearchPostsInAllTeams otherwise), page 0 only: one window.
-pub async fn posts(
+pub(crate) async fn posts(
     cx: &Ctx,
     s: &Search,
     terms: String,
@@ -386,7 +386,7 @@ pub async fn posts(
 }
 
 /// File search (SearchFiles in a team, SearchFiles2 otherwise), page 0 only: one window.
-pub async fn files(
+pub(crate) async fn files(
     cx: &Ctx,
     s: &Search,
     terms: String,
@@ -430,7 +430,7 @@ pub async fn files(
 }
 
 /// Matches in the search order: newest first, ties by id, each once.
-pub fn ordered<T>(
+pub(crate) fn ordered<T>(
     items: Vec<T>,
     time: impl Fn(&T) -> i64,
     id: impl Fn(&T) -> String,

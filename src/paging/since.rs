@@ -15,9 +15,9 @@ use crate::mattermost::types::Post;
 use crate::time::rfc3339;
 
 /// Mattermost's cap on a since read.
-pub const SINCE_CAP: usize = 1000;
+pub(crate) const SINCE_CAP: usize = 1000;
 /// How many pages of 200 the walk back may take (10,000 posts).
-pub const WALK_PAGES: usize = 50;
+pub(crate) const WALK_PAGES: usize = 50;
 
 fn create_at(p: &Post) -> i64 {
     p.create_at.unwrap_or(0)
@@ -31,7 +31,7 @@ fn visible(p: &Post) -> bool {
 /// The first page of the posts written at or after `since` (milliseconds); later pages continue with
 /// [`posts_by_time::page`] from the returned position. Returns the page and the number of posts the
 /// whole answer (all pages) holds, when that was learnt.
-pub async fn first_page(
+pub(crate) async fn first_page(
     cx: &Ctx,
     q: &Query,
     since: i64,
@@ -44,7 +44,7 @@ pub async fn first_page(
 
 /// Every post written at or after `since` (milliseconds), oldest first, in (time, id) order: one
 /// request under Mattermost's cap, the walk back from the newest at it.
-pub async fn all(cx: &Ctx, q: &Query, since: i64) -> Result<Vec<Post>, ToolError> {
+pub(crate) async fn all(cx: &Ctx, q: &Query, since: i64) -> Result<Vec<Post>, ToolError> {
     // `since` of 0 or less is no since read at all: Mattermost answers its newest page instead.
     let changed = if since > 1 {
         posts_by_time::fetch(cx, q, &Mode::Since(since - 1), MAX_PER_PAGE).await?

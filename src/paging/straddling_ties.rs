@@ -24,7 +24,7 @@ const LONG_RUN_ROUNDS: usize = 4;
 /// Reads every page of a `page`/`per_page` list ordered by `key` alone, and repairs the runs of one key
 /// that straddle a page boundary. `fetch(page, per_page)` reads one page; `id` names an item. The items
 /// come back in no particular order, each id at most once.
-pub async fn read_all<T, F, Fut>(
+pub(crate) async fn read_all<T, F, Fut>(
     mut fetch: F,
     key: impl Fn(&T) -> String,
     id: impl Fn(&T) -> String,

@@ -26,15 +26,15 @@ use crate::error::ToolError;
 use crate::mattermost::{Maybe, types::Post};
 
 /// Mattermost's largest `perPage` for a thread (above it is a 400).
-pub const MAX_PER_PAGE: u32 = 200;
+pub(crate) const MAX_PER_PAGE: u32 = 200;
 
 /// Where the next page starts: the posts of root `r`'s thread after `(t, p)`, the creation time and id
 /// of the last post shown.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Position {
-    pub r: String,
-    pub t: i64,
-    pub p: String,
+pub(crate) struct Position {
+    pub(crate) r: String,
+    pub(crate) t: i64,
+    pub(crate) p: String,
 }
 
 impl cursor::Position for Position {
@@ -53,10 +53,10 @@ impl cursor::Position for Position {
 
 /// A page of a thread, oldest first.
 #[derive(Debug, Default)]
-pub struct ThreadPage {
-    pub root_id: String,
-    pub posts: Vec<Post>,
-    pub next: Option<Position>,
+pub(crate) struct ThreadPage {
+    pub(crate) root_id: String,
+    pub(crate) posts: Vec<Post>,
+    pub(crate) next: Option<Position>,
 }
 
 fn key(p: &Post) -> (i64, &str) {
@@ -65,7 +65,7 @@ fn key(p: &Post) -> (i64, &str) {
 
 /// One page: the first of the thread of `post_id` (any post in it) when `from` is `None`, else the
 /// page after `from`. At most `limit` posts.
-pub async fn page(
+pub(crate) async fn page(
     cx: &Ctx,
     post_id: &str,
     from: Option<&Position>,

@@ -9,7 +9,7 @@ use std::cmp::Ordering;
 
 /// A sort key: a number (a time, a count) or a text (a name, compared as given).
 #[derive(Debug, Clone, PartialEq)]
-pub enum SortKey {
+pub(crate) enum SortKey {
     Int(i64),
     Text(String),
 }
@@ -27,7 +27,7 @@ impl SortKey {
 
 /// Which way the key runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Order {
+pub(crate) enum Order {
     Ascending,
     /// Largest key first (newest first, most active first); ties still by id ascending.
     Descending,
@@ -35,16 +35,16 @@ pub enum Order {
 
 /// Where the next page starts: after the item with this key and id.
 #[derive(Debug, Clone, PartialEq)]
-pub struct After {
-    pub k: SortKey,
-    pub id: String,
+pub(crate) struct After {
+    pub(crate) k: SortKey,
+    pub(crate) id: String,
     /// The text key was cut to its first [`MAX_TEXT`] characters to keep the cursor short.
-    pub cut: bool,
+    pub(crate) cut: bool,
 }
 
 impl After {
     /// The position after the item with `key` and `id`; a long text key is cut.
-    pub fn new(key: &SortKey, id: &str) -> After {
+    pub(crate) fn new(key: &SortKey, id: &str) -> After {
         match key {
             SortKey::Text(t) if t.chars().count() > MAX_TEXT => After {
                 k: SortKey::Text(t.chars().take(MAX_TEXT).collect()),
@@ -85,14 +85,14 @@ impl cursor::Position for After {
 }
 
 #[derive(Debug, Clone)]
-pub struct Keyed<T> {
-    pub key: SortKey,
-    pub id: String,
-    pub item: T,
+pub(crate) struct Keyed<T> {
+    pub(crate) key: SortKey,
+    pub(crate) id: String,
+    pub(crate) item: T,
 }
 
 impl<T> Keyed<T> {
-    pub fn new(key: SortKey, id: impl Into<String>, item: T) -> Keyed<T> {
+    pub(crate) fn new(key: SortKey, id: impl Into<String>, item: T) -> Keyed<T> {
         Keyed {
             key,
             id: id.into(),
@@ -110,7 +110,7 @@ fn compare(order: Order, a_key: &SortKey, a_id: &str, b_key: &SortKey, b_id: &st
 }
 
 /// Puts a list in its order, each id once.
-pub fn sort<T>(mut items: Vec<Keyed<T>>, order: Order) -> Vec<Keyed<T>> {
+pub(crate) fn sort<T>(mut items: Vec<Keyed<T>>, order: Order) -> Vec<Keyed<T>> {
     items.sort_by(|a, b| compare(order, &a.key, &a.id, &b.key, &b.id));
     items.dedup_by(|a, b| a.id == b.id);
     let mut seen = std::collections::HashSet::new();
@@ -120,7 +120,7 @@ pub fn sort<T>(mut items: Vec<Keyed<T>>, order: Order) -> Vec<Keyed<T>> {
 
 /// One page of a sorted list: the first `limit` items after `after`, and where the next page starts.
 /// Also returns how many items the whole list holds.
-pub fn page<T: Clone>(
+pub(crate) fn page<T: Clone>(
     sorted: &[Keyed<T>],
     order: Order,
     after: Option<&After>,

@@ -69,7 +69,7 @@ fn offered(offer: &Offer, tool: &str) -> bool {
 }
 
 /// The prompts `offer` can serve, as `prompts/list` gives them.
-pub fn list(offer: &Offer) -> Vec<Prompt> {
+pub(crate) fn list(offer: &Offer) -> Vec<Prompt> {
     DEFS.iter()
         .filter(|d| d.needs.iter().all(|t| offered(offer, t)))
         .map(|d| {
@@ -110,7 +110,7 @@ fn post_of(prompt: &str, args: &Map<String, Value>) -> Result<String, ErrorData>
 }
 
 /// The text of a prompt, for these arguments.
-pub fn get(
+pub(crate) fn get(
     offer: &Offer,
     name: &str,
     arguments: Option<&Map<String, Value>>,

@@ -19,7 +19,7 @@ pub(crate) fn channel_name_like(s: &str) -> bool {
 }
 
 /// Resolves a channel reference to its id. `team` (a team reference) narrows a name to one team.
-pub async fn channel_id(
+pub(crate) async fn channel_id(
     cx: &Ctx,
     reference: &str,
     team: Option<&str>,
@@ -28,12 +28,12 @@ pub async fn channel_id(
 }
 
 /// A resolved channel: its id, and the channel when resolution had to read it.
-pub struct ResolvedChannel {
-    pub id: String,
-    pub channel: Option<types::Channel>,
+pub(crate) struct ResolvedChannel {
+    pub(crate) id: String,
+    pub(crate) channel: Option<types::Channel>,
 }
 
-pub async fn channel(
+pub(crate) async fn channel(
     cx: &Ctx,
     reference: &str,
     team: Option<&str>,

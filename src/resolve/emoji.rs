@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 const NAMES: &str = include_str!("emoji_names.txt");
 
 /// Mattermost's system emoji names.
-pub fn system_names() -> &'static HashSet<&'static str> {
+pub(crate) fn system_names() -> &'static HashSet<&'static str> {
     static SET: OnceLock<HashSet<&'static str>> = OnceLock::new();
     SET.get_or_init(|| {
         NAMES
@@ -29,7 +29,7 @@ pub fn system_names() -> &'static HashSet<&'static str> {
 
 /// An emoji reference, read.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum EmojiName {
+pub(crate) enum EmojiName {
     /// One of Mattermost's system emoji, by the name to send.
     System(String),
     /// Not a system emoji: a custom emoji of this name, if the server has one.
@@ -37,7 +37,8 @@ pub enum EmojiName {
 }
 
 impl EmojiName {
-    pub fn name(&self) -> &str {
+    #[cfg(test)]
+    pub(crate) fn name(&self) -> &str {
         match self {
             EmojiName::System(n) | EmojiName::Custom(n) => n,
         }
@@ -62,7 +63,7 @@ fn custom_like(name: &str) -> bool {
 }
 
 /// Reads an emoji reference.
-pub fn parse(reference: &str) -> Result<EmojiName, ToolError> {
+pub(crate) fn parse(reference: &str) -> Result<EmojiName, ToolError> {
     let r = reference.trim();
     if !r.is_ascii() {
         let plain: String = r.chars().filter(|c| *c != '\u{fe0f}').collect();
@@ -90,7 +91,7 @@ pub fn parse(reference: &str) -> Result<EmojiName, ToolError> {
 }
 
 /// The refusal of a name no table knows, with the closest system names.
-pub fn unknown(reference: &str) -> ToolError {
+pub(crate) fn unknown(reference: &str) -> ToolError {
     let wanted = reference.trim().trim_matches(':').to_ascii_lowercase();
     let closest = closest(&wanted);
     ToolError::bad_argument(format!(
@@ -103,7 +104,7 @@ pub fn unknown(reference: &str) -> ToolError {
 }
 
 /// The five system names closest to `wanted` (names that contain it first, then by edit distance).
-pub fn closest(wanted: &str) -> Vec<String> {
+pub(crate) fn closest(wanted: &str) -> Vec<String> {
     let mut scored: Vec<(usize, usize, &str)> = system_names()
         .iter()
         .filter(|n| !n.contains("skin_tone"))

@@ -5,7 +5,7 @@ use crate::error::{ErrorKind, ToolError, quote};
 use serde_json::{Value, json};
 
 /// Levenshtein distance, on lowercase characters.
-pub fn distance(a: &str, b: &str) -> usize {
+pub(crate) fn distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.to_lowercase().chars().collect();
     let b: Vec<char> = b.to_lowercase().chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
@@ -22,14 +22,14 @@ pub fn distance(a: &str, b: &str) -> usize {
 }
 
 /// One thing a name may mean: its id, the names it goes by, and how to show it as a candidate.
-pub struct Candidate<T> {
-    pub item: T,
-    pub names: Vec<String>,
-    pub shown: Value,
+pub(crate) struct Candidate<T> {
+    pub(crate) item: T,
+    pub(crate) names: Vec<String>,
+    pub(crate) shown: Value,
 }
 
 /// What a name matched.
-pub enum Matched<T> {
+pub(crate) enum Matched<T> {
     One(T),
     Many(Vec<Value>),
     None(Vec<String>),
@@ -39,7 +39,7 @@ pub enum Matched<T> {
 /// Several whole matches are ambiguous, except that a reference written as a URL name (lowercase, no
 /// spaces) that is exactly one candidate's first name means that one. Nothing matched gives the five
 /// closest names.
-pub fn choose<T>(wanted: &str, candidates: Vec<Candidate<T>>) -> Matched<T> {
+pub(crate) fn choose<T>(wanted: &str, candidates: Vec<Candidate<T>>) -> Matched<T> {
     let written = wanted.trim();
     let w = written.to_lowercase();
     let matching = |test: &dyn Fn(&Candidate<T>) -> bool| -> Vec<usize> {

@@ -13,14 +13,14 @@
 //! are declared once in `crate::calls` and added to every tool that takes that kind of argument.
 
 mod channels;
-pub mod emoji;
+pub(crate) mod emoji;
 mod matching;
 mod people;
 mod posts;
 mod teams;
 
-pub use channels::{ResolvedChannel, channel, channel_id};
-pub use matching::{Candidate, Matched, choose, distance};
-pub use people::{user, users};
-pub use posts::post_id;
-pub use teams::{team_id, team_of};
+pub(crate) use channels::{ResolvedChannel, channel, channel_id};
+pub(crate) use matching::distance;
+pub(crate) use people::{user, users};
+pub(crate) use posts::post_id;
+pub(crate) use teams::{team_id, team_of};

@@ -22,7 +22,7 @@ fn email_like(s: &str) -> bool {
 }
 
 /// Resolves one person (id, username, @username or email).
-pub async fn user(cx: &Ctx, reference: &str) -> Result<types::User, ToolError> {
+pub(crate) async fn user(cx: &Ctx, reference: &str) -> Result<types::User, ToolError> {
     let (found, missing) = users(cx, &[reference.to_string()]).await?;
     if let Some(u) = found.into_iter().next() {
         return Ok(u.1);
@@ -38,7 +38,7 @@ pub async fn user(cx: &Ctx, reference: &str) -> Result<types::User, ToolError> {
 
 /// Resolves people. Returns those found (with the reference each was found by) and, for each
 /// reference nobody has, the closest usernames.
-pub async fn users(
+pub(crate) async fn users(
     cx: &Ctx,
     references: &[String],
 ) -> Result<(Vec<(String, types::User)>, Vec<(String, Vec<String>)>), ToolError> {

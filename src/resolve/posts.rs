@@ -4,7 +4,7 @@ use crate::error::{ToolError, quote};
 use crate::ids::is_id;
 
 /// A post reference: an id, or a permalink (`https://host/team/pl/<id>`, `.../_redirect/pl/<id>`).
-pub fn post_id(reference: &str) -> Result<String, ToolError> {
+pub(crate) fn post_id(reference: &str) -> Result<String, ToolError> {
     let r = reference.trim();
     if is_id(r) {
         return Ok(r.to_string());

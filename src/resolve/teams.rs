@@ -15,7 +15,7 @@ pub(crate) fn team_name_like(s: &str) -> bool {
 }
 
 /// Resolves a team reference (id, name or display name).
-pub async fn team_of(cx: &Ctx, reference: &str) -> Result<types::Team, ToolError> {
+pub(crate) async fn team_of(cx: &Ctx, reference: &str) -> Result<types::Team, ToolError> {
     let r = reference.trim();
     if is_id(r) {
         return cx
@@ -57,7 +57,7 @@ pub async fn team_of(cx: &Ctx, reference: &str) -> Result<types::Team, ToolError
 }
 
 /// Resolves a team reference to its id (an id is taken as it is).
-pub async fn team_id(cx: &Ctx, reference: &str) -> Result<String, ToolError> {
+pub(crate) async fn team_id(cx: &Ctx, reference: &str) -> Result<String, ToolError> {
     let r = reference.trim();
     if is_id(r) {
         return Ok(r.to_string());

@@ -23,11 +23,11 @@ use serde_json::{Value, json};
 use std::collections::HashMap;
 
 /// The most values one completion answers (the protocol's bound).
-pub const MAX_VALUES: usize = CompletionInfo::MAX_VALUES;
+pub(crate) const MAX_VALUES: usize = CompletionInfo::MAX_VALUES;
 
 /// The operations completing a channel may send: the person's channels, their user, usernames of
 /// direct messages.
-pub const CHANNEL_OPERATIONS: &[&str] = &["GetChannelsForUser", "GetUser", "GetUsersByIds"];
+pub(crate) const CHANNEL_OPERATIONS: &[&str] = &["GetChannelsForUser", "GetUser", "GetUsersByIds"];
 
 fn answer(values: Vec<String>, total: usize) -> Result<CompleteResult, ErrorData> {
     let shown: Vec<String> = values.into_iter().take(MAX_VALUES).collect();
@@ -73,7 +73,7 @@ fn template_of(request: &CompleteRequestParams) -> Result<Option<&'static Templa
 }
 
 /// Completes a template's argument for the person `runner` runs as.
-pub async fn complete<R: Runner + ?Sized>(
+pub(crate) async fn complete<R: Runner + ?Sized>(
     runner: &R,
     request: &CompleteRequestParams,
 ) -> Result<CompleteResult, ErrorData> {
@@ -95,7 +95,7 @@ pub async fn complete<R: Runner + ?Sized>(
 }
 
 /// Search terms for what is typed: its words, the last one as a prefix.
-pub fn prefix_terms(typed: &str) -> String {
+pub(crate) fn prefix_terms(typed: &str) -> String {
     let words: Vec<&str> = typed
         .split_whitespace()
         .map(|w| w.trim_matches('"'))
@@ -176,7 +176,7 @@ async fn channels<R: Runner + ?Sized>(
 
 /// The ids of the channels whose name, display name or label holds `typed` (any case): those it
 /// starts first, then by label; archived channels last.
-pub fn matching(
+pub(crate) fn matching(
     channels: &[types::Channel],
     typed: &str,
     me: &str,

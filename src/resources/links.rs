@@ -16,7 +16,7 @@ use serde_json::Value;
 use std::collections::BTreeSet;
 
 /// The most links of one kind (files, posts) an answer carries.
-pub const MAX_PER_KIND: usize = 20;
+pub(crate) const MAX_PER_KIND: usize = 20;
 
 #[derive(Default)]
 struct Links {
@@ -117,7 +117,7 @@ fn title_of(post: &Value) -> String {
 }
 
 /// The links for `tool`'s answer.
-pub fn of(tool: &str, answer: &Value) -> Vec<ContentBlock> {
+pub(crate) fn of(tool: &str, answer: &Value) -> Vec<ContentBlock> {
     let mut l = Links::default();
     match tool {
         "read_file" => {

@@ -13,8 +13,8 @@
 //! Also here: the `resource_link` blocks tool answers carry ([`links`]), completion of the templates'
 //! arguments ([`complete`]); the content a tool adds beside its JSON answer is `crate::tool::extra`.
 
-pub mod complete;
-pub mod links;
+pub(crate) mod complete;
+pub(crate) mod links;
 
 use crate::error::{ErrorKind, ToolError, quote};
 use crate::ids::is_id;
@@ -25,25 +25,25 @@ use std::future::Future;
 use std::pin::Pin;
 
 /// The scheme of every resource URI.
-pub const SCHEME: &str = "mattermost";
+pub(crate) const SCHEME: &str = "mattermost";
 
 /// What each kind of resource is read by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Template {
+pub(crate) struct Template {
     /// The URI's first segment (`files`), its template's name.
-    pub kind: &'static str,
-    pub uri_template: &'static str,
+    pub(crate) kind: &'static str,
+    pub(crate) uri_template: &'static str,
     /// The template's one argument.
-    pub argument: &'static str,
-    pub title: &'static str,
-    pub description: &'static str,
+    pub(crate) argument: &'static str,
+    pub(crate) title: &'static str,
+    pub(crate) description: &'static str,
     /// The tool that reads it, and the argument the URI's id goes to.
-    pub tool: &'static str,
-    pub tool_argument: &'static str,
+    pub(crate) tool: &'static str,
+    pub(crate) tool_argument: &'static str,
 }
 
 /// The resource templates.
-pub const TEMPLATES: [Template; 3] = [
+pub(crate) const TEMPLATES: [Template; 3] = [
     Template {
         kind: "files",
         uri_template: "mattermost://files/{file_id}",
@@ -79,7 +79,7 @@ pub const TEMPLATES: [Template; 3] = [
 /// The person's inbox (`mattermost://me/inbox`), a fixed resource: the channels where they have
 /// unread posts or mentions, as `list_channels` with `unread_only` reads them. Subscribing to it hears
 /// of anything that changes what they have unread or are mentioned in.
-pub const INBOX: Template = Template {
+pub(crate) const INBOX: Template = Template {
     kind: "me",
     uri_template: "mattermost://me/inbox",
     argument: "",
@@ -92,7 +92,7 @@ pub const INBOX: Template = Template {
 };
 
 /// The fixed resources (the inbox), as `resources/list` lists them, when their tool is offered.
-pub fn resources(offered: impl Fn(&str) -> bool) -> Vec<rmcp::model::Resource> {
+pub(crate) fn resources(offered: impl Fn(&str) -> bool) -> Vec<rmcp::model::Resource> {
     if !offered(INBOX.tool) {
         return Vec::new();
     }
@@ -105,17 +105,17 @@ pub fn resources(offered: impl Fn(&str) -> bool) -> Vec<rmcp::model::Resource> {
 }
 
 /// The template of a kind (`files`, `posts`, `channels`).
-pub fn template(kind: &str) -> Option<&'static Template> {
+pub(crate) fn template(kind: &str) -> Option<&'static Template> {
     TEMPLATES.iter().find(|t| t.kind == kind)
 }
 
 /// The URI of a file, a post's thread or a channel.
-pub fn uri(kind: &str, id: &str) -> String {
+pub(crate) fn uri(kind: &str, id: &str) -> String {
     format!("{SCHEME}://{kind}/{id}")
 }
 
 /// The templates as MCP lists them, for those of `offered` tools.
-pub fn templates(offered: impl Fn(&str) -> bool) -> Vec<ResourceTemplate> {
+pub(crate) fn templates(offered: impl Fn(&str) -> bool) -> Vec<ResourceTemplate> {
     TEMPLATES
         .iter()
         .filter(|t| offered(t.tool))
@@ -130,10 +130,10 @@ pub fn templates(offered: impl Fn(&str) -> bool) -> Vec<ResourceTemplate> {
 
 /// A resource read as the tool call that reads it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Target {
-    pub template: &'static Template,
+pub(crate) struct Target {
+    pub(crate) template: &'static Template,
     /// The tool's arguments: the id (or channel name) and any `cursor`, `limit`, `team` of the query.
-    pub args: Map<String, Value>,
+    pub(crate) args: Map<String, Value>,
 }
 
 fn not_ours(uri: &str) -> ErrorData {
@@ -155,7 +155,7 @@ fn not_ours(uri: &str) -> ErrorData {
 
 /// The tool call a resource URI stands for. The query may give `cursor` and `limit` (and `team`, for
 /// a channel named by its name).
-pub fn target(uri: &str) -> Result<Target, ErrorData> {
+pub(crate) fn target(uri: &str) -> Result<Target, ErrorData> {
     let parsed = url::Url::parse(uri).map_err(|_| not_ours(uri))?;
     if parsed.scheme() != SCHEME {
         return Err(not_ours(uri));
@@ -284,7 +284,7 @@ fn percent_decode(s: &str) -> Option<String> {
 }
 
 /// The URI of the page after `answer`, when one follows: the same resource with the answer's cursor.
-pub fn next_uri(uri: &str, answer: &Value) -> Option<String> {
+pub(crate) fn next_uri(uri: &str, answer: &Value) -> Option<String> {
     let cursor = answer.get("next_cursor")?.as_str()?;
     let mut next = url::Url::parse(uri).ok()?;
     let kept: Vec<(String, String)> = next
@@ -301,7 +301,11 @@ pub fn next_uri(uri: &str, answer: &Value) -> Option<String> {
 
 /// The contents of a resource read: the tool's answer as JSON (with `next_uri` when more follows),
 /// and each image the tool gave as a blob.
-pub fn contents(uri: &str, mut answer: Value, blocks: Vec<ContentBlock>) -> ReadResourceResult {
+pub(crate) fn contents(
+    uri: &str,
+    mut answer: Value,
+    blocks: Vec<ContentBlock>,
+) -> ReadResourceResult {
     if let (Some(next), Some(map)) = (next_uri(uri, &answer), answer.as_object_mut()) {
         map.insert("next_uri".into(), json!(next));
     }
@@ -317,7 +321,7 @@ pub fn contents(uri: &str, mut answer: Value, blocks: Vec<ContentBlock>) -> Read
 
 /// A tool's failure, as the protocol error a resource read answers with: the message, and the
 /// structured error as its data.
-pub fn error(e: &ToolError) -> ErrorData {
+pub(crate) fn error(e: &ToolError) -> ErrorData {
     let data = Some(e.to_json());
     match e.kind {
         ErrorKind::NotFound | ErrorKind::Forbidden | ErrorKind::NotMember => {
@@ -332,10 +336,10 @@ pub fn error(e: &ToolError) -> ErrorData {
 
 /// What the server gives the resource code: a tool run as the person who asked, through the server's
 /// own checks, call scope and budget; its JSON answer and the content it added beside it.
-pub type Ran = Result<(Value, Vec<ContentBlock>), ToolError>;
+pub(crate) type Ran = Result<(Value, Vec<ContentBlock>), ToolError>;
 
 /// Runs tools as the person who asked (implemented by the server).
-pub trait Runner: Sync {
+pub(crate) trait Runner: Sync {
     fn run_tool<'a>(
         &'a self,
         tool: &'static str,

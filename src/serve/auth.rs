@@ -25,21 +25,21 @@ use std::time::{Duration, Instant};
 const MAX_TOKEN_LEN: usize = 4096;
 
 /// What finding a request's person needs.
-pub struct Auth {
-    pub registry: Arc<Registry>,
-    pub mm: Arc<Mattermost>,
+pub(crate) struct Auth {
+    pub(crate) registry: Arc<Registry>,
+    pub(crate) mm: Arc<Mattermost>,
     /// How long a confirmation of a token is trusted.
-    pub check_every: Duration,
+    pub(crate) check_every: Duration,
     /// How long the confirmation may take.
-    pub timeout: Duration,
+    pub(crate) timeout: Duration,
     /// `<public>/.well-known/oauth-protected-resource`.
-    pub resource_metadata: String,
-    pub concurrency: usize,
-    pub rate: u32,
+    pub(crate) resource_metadata: String,
+    pub(crate) concurrency: usize,
+    pub(crate) rate: u32,
     /// Tokens Mattermost refused within the check interval: refused again without asking it.
-    pub refusals: Refusals,
+    pub(crate) refusals: Refusals,
     /// What the team's instances share (token verdicts among it).
-    pub shared: Arc<dyn TeamState>,
+    pub(crate) shared: Arc<dyn TeamState>,
 }
 
 /// Why a token could not be confirmed.
@@ -51,7 +51,7 @@ enum Unconfirmed {
 }
 
 /// The token of a request, or why there is none to use.
-pub fn bearer(headers: &HeaderMap) -> Result<&str, &'static str> {
+pub(crate) fn bearer(headers: &HeaderMap) -> Result<&str, &'static str> {
     let Some(value) = headers.get(header::AUTHORIZATION) else {
         return Err("");
     };
@@ -99,7 +99,7 @@ impl Auth {
     }
 
     /// The 401 for a request without a token.
-    pub fn missing(&self) -> Response<Body> {
+    pub(crate) fn missing(&self) -> Response<Body> {
         self.unauthorized(
             None,
             &format!(
@@ -171,7 +171,10 @@ impl Auth {
     }
 
     /// The person a request acts as, or the answer that refuses it.
-    pub async fn person(&self, headers: &HeaderMap) -> Result<Arc<Person>, Box<Response<Body>>> {
+    pub(crate) async fn person(
+        &self,
+        headers: &HeaderMap,
+    ) -> Result<Arc<Person>, Box<Response<Body>>> {
         let token = match bearer(headers) {
             Ok(t) => t,
             Err("") => return Err(Box::new(self.missing())),

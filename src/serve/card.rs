@@ -16,64 +16,64 @@ use rmcp::model::{ProtocolVersion, ServerCapabilities};
 use serde::Serialize;
 
 /// Where the card is served.
-pub const PATH: &str = "/.well-known/mcp/server-card";
+pub(crate) const PATH: &str = "/.well-known/mcp/server-card";
 /// Where the icon it names is served.
-pub const ICON_PATH: &str = "/icon.png";
+pub(crate) const ICON_PATH: &str = "/icon.png";
 /// The schema the card declares, as SEP-2127 names it.
-pub const SCHEMA: &str =
+pub(crate) const SCHEMA: &str =
     "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json";
 
 /// A server card.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Card {
+pub(crate) struct Card {
     #[serde(rename = "$schema")]
-    pub schema: &'static str,
-    pub name: &'static str,
-    pub version: &'static str,
-    pub description: &'static str,
-    pub title: &'static str,
-    pub website_url: &'static str,
-    pub repository: Repository,
-    pub icons: Vec<CardIcon>,
-    pub remotes: Vec<Remote>,
-    pub capabilities: ServerCapabilities,
+    pub(crate) schema: &'static str,
+    pub(crate) name: &'static str,
+    pub(crate) version: &'static str,
+    pub(crate) description: &'static str,
+    pub(crate) title: &'static str,
+    pub(crate) website_url: &'static str,
+    pub(crate) repository: Repository,
+    pub(crate) icons: Vec<CardIcon>,
+    pub(crate) remotes: Vec<Remote>,
+    pub(crate) capabilities: ServerCapabilities,
 }
 
 #[derive(Serialize)]
-pub struct Repository {
-    pub url: &'static str,
-    pub source: &'static str,
+pub(crate) struct Repository {
+    pub(crate) url: &'static str,
+    pub(crate) source: &'static str,
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct CardIcon {
-    pub src: String,
-    pub mime_type: &'static str,
-    pub sizes: Vec<&'static str>,
+pub(crate) struct CardIcon {
+    pub(crate) src: String,
+    pub(crate) mime_type: &'static str,
+    pub(crate) sizes: Vec<&'static str>,
 }
 
 /// How to reach the server over HTTP.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Remote {
+pub(crate) struct Remote {
     #[serde(rename = "type")]
-    pub kind: &'static str,
-    pub url: String,
-    pub supported_protocol_versions: Vec<String>,
-    pub authentication: Authentication,
+    pub(crate) kind: &'static str,
+    pub(crate) url: String,
+    pub(crate) supported_protocol_versions: Vec<String>,
+    pub(crate) authentication: Authentication,
 }
 
 #[derive(Serialize)]
-pub struct Authentication {
-    pub required: bool,
-    pub schemes: Vec<&'static str>,
+pub(crate) struct Authentication {
+    pub(crate) required: bool,
+    pub(crate) schemes: Vec<&'static str>,
 }
 
 impl Card {
     /// The card of a server reached at `public_url`, with its capabilities and protocol versions.
-    pub fn new(
+    pub(crate) fn new(
         public_url: &str,
         capabilities: ServerCapabilities,
         versions: &[ProtocolVersion],
@@ -112,19 +112,19 @@ impl Card {
 }
 
 /// The card and the icon, as served.
-pub struct Published {
+pub(crate) struct Published {
     card: Bytes,
 }
 
 impl Published {
-    pub fn new(card: &Card) -> Published {
+    pub(crate) fn new(card: &Card) -> Published {
         Published {
             card: Bytes::from(serde_json::to_vec(card).unwrap_or_default()),
         }
     }
 
     /// The answer for `path`, when it is the card's or the icon's.
-    pub fn answer(&self, method: &Method, path: &str) -> Option<Response<Body>> {
+    pub(crate) fn answer(&self, method: &Method, path: &str) -> Option<Response<Body>> {
         let (bytes, kind) = match path {
             PATH => (self.card.clone(), "application/json"),
             ICON_PATH => (Bytes::from_static(identity::ICON_PNG), "image/png"),

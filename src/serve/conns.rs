@@ -31,19 +31,19 @@ use tokio_util::sync::CancellationToken;
 
 /// Connections closed to make room whose descriptors may still be open, past which the listener
 /// waits before it accepts another.
-pub const MAX_CLOSING: usize = 8;
+pub(crate) const MAX_CLOSING: usize = 8;
 
 /// The limits of the listener's connections.
 #[derive(Clone, Copy, Debug)]
-pub struct Limits {
-    pub header: Duration,
-    pub idle: Duration,
-    pub total: usize,
-    pub per_address: usize,
+pub(crate) struct Limits {
+    pub(crate) header: Duration,
+    pub(crate) idle: Duration,
+    pub(crate) total: usize,
+    pub(crate) per_address: usize,
 }
 
 /// One open connection.
-pub struct Conn {
+pub(crate) struct Conn {
     id: u64,
     addr: IpAddr,
     running: AtomicUsize,
@@ -55,7 +55,7 @@ pub struct Conn {
     http2: AtomicBool,
     changed: Notify,
     /// Cancelled to close the connection (to make room for another, or at a timeout).
-    pub close: CancellationToken,
+    pub(crate) close: CancellationToken,
 }
 
 fn now() -> Instant {
@@ -90,7 +90,7 @@ impl Conn {
     }
 
     /// A request began on this connection (its head is read): held until its answer is sent.
-    pub fn begin(self: &Arc<Self>, http2: bool) -> Running {
+    pub(crate) fn begin(self: &Arc<Self>, http2: bool) -> Running {
         if http2 {
             self.http2.store(true, Ordering::SeqCst);
         }
@@ -128,7 +128,7 @@ impl Conn {
 
     /// Resolves when the connection is to be closed: a timeout passed with nothing running, or it was
     /// told to close.
-    pub async fn watch(&self, limits: Limits) {
+    pub(crate) async fn watch(&self, limits: Limits) {
         loop {
             let changed = self.changed.notified();
             tokio::pin!(changed);
@@ -153,7 +153,7 @@ impl Conn {
 }
 
 /// A request running on a connection; dropping it (with its answer) ends it.
-pub struct Running(Arc<Conn>);
+pub(crate) struct Running(Arc<Conn>);
 
 impl Drop for Running {
     fn drop(&mut self) {
@@ -168,7 +168,7 @@ impl Drop for Running {
 
 /// Why a connection was not admitted.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Refused {
+pub(crate) enum Refused {
     /// Its address holds as many connections as it may, all of them running requests.
     Address(usize),
     /// The listener holds as many connections as it may, all of them running requests.
@@ -213,8 +213,8 @@ impl Table {
 }
 
 /// The listener's open connections.
-pub struct Conns {
-    pub limits: Limits,
+pub(crate) struct Conns {
+    pub(crate) limits: Limits,
     table: Mutex<Table>,
     shed: AtomicUsize,
     /// Told when a shed connection's task ends.
@@ -222,7 +222,7 @@ pub struct Conns {
 }
 
 impl Conns {
-    pub fn new(limits: Limits) -> Conns {
+    pub(crate) fn new(limits: Limits) -> Conns {
         Conns {
             limits,
             table: Mutex::new(Table::default()),
@@ -232,7 +232,7 @@ impl Conns {
     }
 
     /// Admits a connection from `addr`, closing an idle one to make room when a limit is reached.
-    pub fn admit(&self, addr: IpAddr) -> Result<Arc<Conn>, Refused> {
+    pub(crate) fn admit(&self, addr: IpAddr) -> Result<Arc<Conn>, Refused> {
         let mut t = self
             .table
             .lock()
@@ -264,7 +264,7 @@ impl Conns {
     }
 
     /// Forgets a connection that ended (its task is over, its descriptor closed).
-    pub fn closed(&self, conn: &Conn) {
+    pub(crate) fn closed(&self, conn: &Conn) {
         if let Ok(mut t) = self.table.lock()
             && t.remove(conn.id).is_none()
         {
@@ -275,13 +275,13 @@ impl Conns {
     }
 
     /// How many shed connections are still closing.
-    pub fn closing(&self) -> usize {
+    pub(crate) fn closing(&self) -> usize {
         self.table.lock().map(|t| t.closing).unwrap_or(0)
     }
 
     /// Waits while more than [`MAX_CLOSING`] shed connections are still closing (checked again every
     /// 50 ms, so a lost wake-up costs no more than that).
-    pub async fn room(&self) {
+    pub(crate) async fn room(&self) {
         loop {
             let told = self.closed.notified();
             if self.closing() <= MAX_CLOSING {
@@ -292,7 +292,7 @@ impl Conns {
     }
 
     /// Closes the connection idle longest, to free a file descriptor (the process ran out).
-    pub fn shed_one(&self) -> bool {
+    pub(crate) fn shed_one(&self) -> bool {
         let Ok(mut t) = self.table.lock() else {
             return false;
         };
@@ -307,25 +307,21 @@ impl Conns {
     }
 
     /// How many connections are open.
-    pub fn open(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn open(&self) -> usize {
         self.table.lock().map(|t| t.open.len()).unwrap_or(0)
-    }
-
-    /// How many connections were closed to make room.
-    pub fn shed_count(&self) -> usize {
-        self.shed.load(Ordering::Relaxed)
     }
 }
 
 /// A connection's stream, watched: each read that brings bytes while nothing runs starts the header
 /// timeout.
-pub struct Watched<S> {
+pub(crate) struct Watched<S> {
     inner: S,
     conn: Arc<Conn>,
 }
 
 impl<S> Watched<S> {
-    pub fn new(inner: S, conn: Arc<Conn>) -> Watched<S> {
+    pub(crate) fn new(inner: S, conn: Arc<Conn>) -> Watched<S> {
         Watched { inner, conn }
     }
 }
@@ -377,13 +373,13 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Watched<S> {
 }
 
 /// Raises the process's soft limit of open files to its hard limit, where it can; the limit in force.
-pub fn raise_fd_limit() -> Option<u64> {
+pub(crate) fn raise_fd_limit() -> Option<u64> {
     rlimit::increase_nofile_limit(u64::MAX).ok()
 }
 
 /// The connections the listener may hold with `fds` file descriptors: room is kept for the
 /// connections to Mattermost, the session files and the process's own.
-pub fn fit_to_fds(wanted: usize, fds: Option<u64>) -> usize {
+pub(crate) fn fit_to_fds(wanted: usize, fds: Option<u64>) -> usize {
     match fds {
         Some(n) => {
             let room = (n as usize).saturating_sub(64) * 3 / 4;

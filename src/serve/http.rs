@@ -32,21 +32,21 @@ const SESSION: &str = "mcp-session-id";
 const READY_FOR: Duration = Duration::from_secs(2);
 
 /// The HTTP application.
-pub struct App {
-    pub settings: HttpSettings,
-    pub auth: Auth,
-    pub mcp: StreamableHttpService<Arc<Server>, LocalSessionManager>,
-    pub owners: Owners,
+pub(crate) struct App {
+    pub(crate) settings: HttpSettings,
+    pub(crate) auth: Auth,
+    pub(crate) mcp: StreamableHttpService<Arc<Server>, LocalSessionManager>,
+    pub(crate) owners: Owners,
     /// The sessions open here, within their caps.
-    pub session_caps: SessionCaps,
+    pub(crate) session_caps: SessionCaps,
     /// rmcp's sessions of this instance, to end those past the caps.
-    pub session_manager: Arc<LocalSessionManager>,
+    pub(crate) session_manager: Arc<LocalSessionManager>,
     /// The sessions' shared store (the session directory, or Redis), when there is one.
-    pub session_store: Option<Arc<dyn SessionStore>>,
-    pub inflight: Arc<InFlight>,
-    pub mm: Arc<Mattermost>,
+    pub(crate) session_store: Option<Arc<dyn SessionStore>>,
+    pub(crate) inflight: Arc<InFlight>,
+    pub(crate) mm: Arc<Mattermost>,
     /// The server card and its icon (`crate::serve::card`).
-    pub card: card::Published,
+    pub(crate) card: card::Published,
     ready: Mutex<Option<(Instant, Result<(), String>)>>,
 }
 
@@ -72,7 +72,7 @@ fn host_of<B>(req: &Request<B>) -> Option<String> {
 }
 
 impl App {
-    pub fn new(
+    pub(crate) fn new(
         settings: HttpSettings,
         auth: Auth,
         mcp: StreamableHttpService<Arc<Server>, LocalSessionManager>,
@@ -103,7 +103,7 @@ impl App {
     /// Ends sessions this server decided to end (past their caps, or their owner unrecorded): rmcp's
     /// worker and its memory here, the shared directory's files (so no instance restores them), and
     /// their owner.
-    pub async fn end_sessions(&self, ids: &[String]) {
+    pub(crate) async fn end_sessions(&self, ids: &[String]) {
         for id in ids {
             let sid: rmcp::transport::common::server_side_http::SessionId = id.as_str().into();
             if let Err(e) = self.session_manager.close_session(&sid).await {
@@ -123,7 +123,7 @@ impl App {
 
     /// Forgets the sessions rmcp ended by itself (idle past its keep-alive): their caps' places and
     /// their owners.
-    pub async fn sweep_sessions(&self) {
+    pub(crate) async fn sweep_sessions(&self) {
         let live: std::collections::HashSet<String> = self
             .session_manager
             .sessions
@@ -263,7 +263,7 @@ impl App {
     }
 
     /// Answers one request.
-    pub async fn handle<B>(&self, req: Request<B>, peer: SocketAddr) -> Response<Body>
+    pub(crate) async fn handle<B>(&self, req: Request<B>, peer: SocketAddr) -> Response<Body>
     where
         B: hyper::body::Body<Data = bytes::Bytes> + Send + 'static,
         B::Error: std::fmt::Display,

@@ -14,13 +14,13 @@ use tokio::sync::Notify;
 
 /// How many calls are running.
 #[derive(Default)]
-pub struct InFlight {
+pub(crate) struct InFlight {
     running: AtomicUsize,
     changed: Notify,
 }
 
 /// One running call; dropping it ends the call.
-pub struct Mark(Arc<InFlight>);
+pub(crate) struct Mark(Arc<InFlight>);
 
 impl Drop for Mark {
     fn drop(&mut self) {
@@ -31,17 +31,17 @@ impl Drop for Mark {
 
 impl InFlight {
     /// Marks a call as running.
-    pub fn start(self: &Arc<Self>) -> Mark {
+    pub(crate) fn start(self: &Arc<Self>) -> Mark {
         self.running.fetch_add(1, Ordering::SeqCst);
         Mark(self.clone())
     }
 
-    pub fn running(&self) -> usize {
+    pub(crate) fn running(&self) -> usize {
         self.running.load(Ordering::SeqCst)
     }
 
     /// Waits until no call runs, or `within` has passed; true when none runs.
-    pub async fn drained(&self, within: Duration) -> bool {
+    pub(crate) async fn drained(&self, within: Duration) -> bool {
         let deadline = tokio::time::Instant::now() + within;
         loop {
             let changed = self.changed.notified();
@@ -56,10 +56,10 @@ impl InFlight {
 }
 
 /// A response body that holds its call's places until it ends or is dropped.
-pub struct Held<B> {
-    pub inner: B,
-    pub permit: Option<CallSlot>,
-    pub mark: Option<Mark>,
+pub(crate) struct Held<B> {
+    pub(crate) inner: B,
+    pub(crate) permit: Option<CallSlot>,
+    pub(crate) mark: Option<Mark>,
 }
 
 impl<B: Body<Data = Bytes, Error = Infallible> + Unpin> Body for Held<B> {

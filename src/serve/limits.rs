@@ -9,7 +9,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 /// Why a request was refused, and after how many seconds it may be sent again.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Over {
+pub(crate) enum Over {
     /// Too many calls of this person are running.
     Concurrency { limit: usize },
     /// This person sent too many requests this minute.
@@ -18,7 +18,7 @@ pub enum Over {
 
 impl Over {
     /// Seconds after which the request may be sent again.
-    pub fn retry_after(&self) -> u64 {
+    pub(crate) fn retry_after(&self) -> u64 {
         match self {
             Over::Concurrency { .. } => 1,
             Over::Rate { retry_after, .. } => *retry_after,
@@ -26,7 +26,7 @@ impl Over {
     }
 
     /// What the person reads.
-    pub fn message(&self) -> String {
+    pub(crate) fn message(&self) -> String {
         match self {
             Over::Concurrency { limit } => format!(
                 "You already have {limit} calls running on this server, the most one person may \
@@ -49,7 +49,7 @@ struct Bucket {
 }
 
 /// One person's limits.
-pub struct PersonLimits {
+pub(crate) struct PersonLimits {
     calls: Arc<Semaphore>,
     concurrency: usize,
     per_minute: u32,
@@ -57,7 +57,7 @@ pub struct PersonLimits {
 }
 
 impl PersonLimits {
-    pub fn new(concurrency: usize, per_minute: u32) -> PersonLimits {
+    pub(crate) fn new(concurrency: usize, per_minute: u32) -> PersonLimits {
         PersonLimits {
             calls: Arc::new(Semaphore::new(concurrency.max(1))),
             concurrency: concurrency.max(1),
@@ -70,7 +70,7 @@ impl PersonLimits {
     }
 
     /// Takes one request from the bucket.
-    pub fn take_request(&self) -> Result<(), Over> {
+    pub(crate) fn take_request(&self) -> Result<(), Over> {
         let per_minute = f64::from(self.per_minute);
         let per_second = per_minute / 60.0;
         let Ok(mut b) = self.bucket.lock() else {
@@ -93,7 +93,7 @@ impl PersonLimits {
     }
 
     /// A place for one running call, held until the call's response is done.
-    pub fn take_call(&self) -> Result<OwnedSemaphorePermit, Over> {
+    pub(crate) fn take_call(&self) -> Result<OwnedSemaphorePermit, Over> {
         self.calls
             .clone()
             .try_acquire_owned()

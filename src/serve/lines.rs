@@ -27,7 +27,11 @@ pub(crate) struct Lines<W> {
 
 impl<W: AsyncWrite + Unpin + Send + 'static> Lines<W> {
     /// Starts reading `input`, a line at a time, at most `max` bytes a line.
-    pub fn new<R: AsyncRead + Unpin + Send + 'static>(input: R, output: W, max: usize) -> Self {
+    pub(crate) fn new<R: AsyncRead + Unpin + Send + 'static>(
+        input: R,
+        output: W,
+        max: usize,
+    ) -> Self {
         let out = Arc::new(Mutex::new(Some(output)));
         let (tx, incoming) = mpsc::channel(QUEUED);
         tokio::spawn(read_lines(BufReader::new(input), max, tx, out.clone()));

@@ -100,7 +100,7 @@ impl Throttled {
 
 /// The connection limits of `app`'s settings, the total lowered to fit the file descriptors the
 /// process may open (raised to its hard limit first, where it can).
-pub fn limits_of(app: &App) -> Limits {
+pub(crate) fn limits_of(app: &App) -> Limits {
     let fds = conns::raise_fd_limit();
     let s = &app.settings;
     let total = conns::fit_to_fds(s.max_connections, fds);
@@ -121,7 +121,7 @@ pub fn limits_of(app: &App) -> Limits {
 }
 
 /// Serves `app` on `listener` until `stop` resolves, then shuts down as described above.
-pub async fn serve(
+pub(crate) async fn serve(
     app: Arc<App>,
     listener: TcpListener,
     tls: Option<TlsAcceptor>,

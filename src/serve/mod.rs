@@ -4,25 +4,25 @@
 //! registry of persons, rmcp's Streamable HTTP service (2025-11-25 sessions and stateless
 //! 2026-07-28), and the listener.
 
-pub mod auth;
+pub(crate) mod auth;
 pub(crate) mod body;
-pub mod card;
-pub mod conns;
-pub mod http;
-pub mod inflight;
-pub mod limits;
+pub(crate) mod card;
+pub(crate) mod conns;
+pub(crate) mod http;
+pub(crate) mod inflight;
+pub(crate) mod limits;
 pub(crate) mod lines;
 pub mod listen;
-pub mod oauth;
-pub mod people;
-pub mod refusals;
-pub mod reply;
-pub mod session_caps;
-pub mod sessions;
+pub(crate) mod oauth;
+pub(crate) mod people;
+pub(crate) mod refusals;
+pub(crate) mod reply;
+pub(crate) mod session_caps;
+pub(crate) mod sessions;
 pub mod settings;
 pub mod stdio;
-pub mod team_state;
-pub mod tls;
+pub(crate) mod team_state;
+pub(crate) mod tls;
 
 use crate::config::Config;
 use crate::inventory::Offer;
@@ -39,19 +39,8 @@ use tokio_util::sync::CancellationToken;
 /// How often the registry of persons is swept of the idle.
 const SWEEP_EVERY: Duration = Duration::from_secs(30);
 
-/// Builds the HTTP application (everything but the listener).
-pub fn app(
-    config: &Config,
-    settings: HttpSettings,
-    offer: Offer,
-    page_size: usize,
-    sessions: CancellationToken,
-) -> Result<Arc<http::App>, String> {
-    app_watching(config, settings, offer, page_size, sessions).map(|(app, _)| app)
-}
-
 /// Builds the HTTP application, with the watchers of its persons (closed at SIGTERM).
-pub fn app_watching(
+pub(crate) fn app_watching(
     config: &Config,
     settings: HttpSettings,
     offer: Offer,

@@ -8,7 +8,7 @@
 use serde_json::{Value, json};
 
 /// The metadata document for the resource at `endpoint`, signed in at `mattermost`.
-pub fn protected_resource(endpoint: &str, mattermost: &str) -> Value {
+pub(crate) fn protected_resource(endpoint: &str, mattermost: &str) -> Value {
     json!({
         "resource": endpoint,
         "authorization_servers": [mattermost],

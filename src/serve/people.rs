@@ -14,30 +14,30 @@ use std::time::{Duration, Instant};
 
 /// How long one person's context lives at most, however busy they are: everything kept for them is
 /// at most this old.
-pub const MAX_AGE: Duration = Duration::from_secs(3600);
+pub(crate) const MAX_AGE: Duration = Duration::from_secs(3600);
 
 /// The SHA-256 of a token: how the server finds a person, and the only form of the token it prints
 /// (the first 8 hex digits, in the access log).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Key([u8; 32]);
+pub(crate) struct Key([u8; 32]);
 
 impl Key {
-    pub fn of(token: &str) -> Key {
+    pub(crate) fn of(token: &str) -> Key {
         Key(Sha256::digest(token.as_bytes()).into())
     }
 
     /// The key in hex.
-    pub fn hex(&self) -> String {
+    pub(crate) fn hex(&self) -> String {
         self.0.iter().map(|b| format!("{b:02x}")).collect()
     }
 
     /// The digest itself.
-    pub fn bytes(&self) -> [u8; 32] {
+    pub(crate) fn bytes(&self) -> [u8; 32] {
         self.0
     }
 
     /// The first 8 hex digits: enough to tell persons apart in a log, useless to find the token.
-    pub fn short(&self) -> String {
+    pub(crate) fn short(&self) -> String {
         self.hex()[..8].to_string()
     }
 }
@@ -49,21 +49,21 @@ impl std::fmt::Debug for Key {
 }
 
 /// One person the server knows.
-pub struct Person {
-    pub key: Key,
-    pub ctx: Arc<Ctx>,
-    pub limits: PersonLimits,
+pub(crate) struct Person {
+    pub(crate) key: Key,
+    pub(crate) ctx: Arc<Ctx>,
+    pub(crate) limits: PersonLimits,
     /// When Mattermost last confirmed the token (held while it is being checked again, so one
     /// person's concurrent requests check it once).
-    pub checked: tokio::sync::Mutex<Instant>,
+    pub(crate) checked: tokio::sync::Mutex<Instant>,
     /// The person's username, for the access log.
-    pub username: String,
+    pub(crate) username: String,
     created: Instant,
     seen: Mutex<Instant>,
 }
 
 impl Person {
-    pub fn new(key: Key, ctx: Arc<Ctx>, limits: PersonLimits, username: String) -> Person {
+    pub(crate) fn new(key: Key, ctx: Arc<Ctx>, limits: PersonLimits, username: String) -> Person {
         let now = Instant::now();
         Person {
             key,
@@ -89,26 +89,26 @@ impl Person {
 
 /// The bounds of a registry.
 #[derive(Clone, Copy, Debug)]
-pub struct Bounds {
-    pub cap: usize,
-    pub idle: Duration,
-    pub max_age: Duration,
-    pub cache_bytes: usize,
+pub(crate) struct Bounds {
+    pub(crate) cap: usize,
+    pub(crate) idle: Duration,
+    pub(crate) max_age: Duration,
+    pub(crate) cache_bytes: usize,
 }
 
 /// Told of each person the registry forgets (idle, past its bounds, or their token refused; not
 /// a person renewed for age).
-pub type OnForget = Box<dyn Fn(Key) + Send + Sync>;
+pub(crate) type OnForget = Box<dyn Fn(Key) + Send + Sync>;
 
 /// The persons an HTTP server knows.
-pub struct Registry {
+pub(crate) struct Registry {
     people: Mutex<HashMap<Key, Arc<Person>>>,
     bounds: Bounds,
     on_forget: Option<OnForget>,
 }
 
 impl Registry {
-    pub fn new(bounds: Bounds) -> Registry {
+    pub(crate) fn new(bounds: Bounds) -> Registry {
         Registry {
             people: Mutex::new(HashMap::new()),
             bounds,
@@ -117,7 +117,7 @@ impl Registry {
     }
 
     /// Calls `f` with each person forgotten.
-    pub fn on_forget(mut self, f: OnForget) -> Registry {
+    pub(crate) fn on_forget(mut self, f: OnForget) -> Registry {
         self.on_forget = Some(f);
         self
     }
@@ -131,7 +131,7 @@ impl Registry {
     }
 
     /// The person with this key, if known and not too old; seeing them makes them recent.
-    pub fn get(&self, key: &Key) -> Option<Arc<Person>> {
+    pub(crate) fn get(&self, key: &Key) -> Option<Arc<Person>> {
         let mut people = self.people.lock().ok()?;
         let found = people.get(key)?.clone();
         let idle = found.seen().elapsed() >= self.bounds.idle;
@@ -149,7 +149,7 @@ impl Registry {
 
     /// Adds a person whose token was just confirmed (or returns the one another request added
     /// meanwhile), then keeps the registry within its bounds.
-    pub fn insert(&self, person: Person) -> Arc<Person> {
+    pub(crate) fn insert(&self, person: Person) -> Arc<Person> {
         let added = {
             let Ok(mut people) = self.people.lock() else {
                 return Arc::new(person);
@@ -165,7 +165,7 @@ impl Registry {
     }
 
     /// Forgets a person (their token was refused).
-    pub fn forget(&self, key: &Key) {
+    pub(crate) fn forget(&self, key: &Key) {
         if let Ok(mut people) = self.people.lock() {
             people.remove(key);
         }
@@ -173,7 +173,7 @@ impl Registry {
     }
 
     /// Forgets the idle and the old, then the least recently seen past the count and byte bounds.
-    pub fn sweep(&self) {
+    pub(crate) fn sweep(&self) {
         let gone = self.sweep_keys();
         self.forgotten(gone);
     }
@@ -213,16 +213,14 @@ impl Registry {
     }
 
     /// How many persons are known.
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
         self.people.lock().map(|p| p.len()).unwrap_or(0)
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// The bytes all persons' caches hold, estimated.
-    pub fn bytes(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn bytes(&self) -> usize {
         self.people
             .lock()
             .map(|p| p.values().map(|p| p.ctx.kept_bytes()).sum())

@@ -8,17 +8,17 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// The most refused tokens remembered at once.
-pub const KEPT: usize = 10_000;
+pub(crate) const KEPT: usize = 10_000;
 
 /// Refused tokens and the error id Mattermost gave, each with when it was refused.
-pub struct Refusals {
+pub(crate) struct Refusals {
     seen: Mutex<HashMap<Key, (Instant, String)>>,
     keep_for: Duration,
     cap: usize,
 }
 
 impl Refusals {
-    pub fn new(keep_for: Duration, cap: usize) -> Refusals {
+    pub(crate) fn new(keep_for: Duration, cap: usize) -> Refusals {
         Refusals {
             seen: Mutex::new(HashMap::new()),
             keep_for,
@@ -27,14 +27,14 @@ impl Refusals {
     }
 
     /// Mattermost's error id if it refused this token within the interval.
-    pub fn recent(&self, key: &Key) -> Option<String> {
+    pub(crate) fn recent(&self, key: &Key) -> Option<String> {
         let seen = self.seen.lock().ok()?;
         let (at, id) = seen.get(key)?;
         (at.elapsed() < self.keep_for).then(|| id.clone())
     }
 
     /// Remembers a refusal; past the cap the expired go first, then the oldest.
-    pub fn remember(&self, key: Key, id: &str) {
+    pub(crate) fn remember(&self, key: Key, id: &str) {
         let Ok(mut seen) = self.seen.lock() else {
             return;
         };
@@ -52,18 +52,15 @@ impl Refusals {
     }
 
     /// Forgets a token (Mattermost accepted it after all).
-    pub fn forget(&self, key: &Key) {
+    pub(crate) fn forget(&self, key: &Key) {
         if let Ok(mut seen) = self.seen.lock() {
             seen.remove(key);
         }
     }
 
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
         self.seen.lock().map(|s| s.len()).unwrap_or(0)
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 }
 

@@ -8,15 +8,15 @@ use serde_json::{Value, json};
 use std::convert::Infallible;
 
 /// The body type of every answer (rmcp's as well).
-pub type Body = BoxBody<Bytes, Infallible>;
+pub(crate) type Body = BoxBody<Bytes, Infallible>;
 
 /// A body of these bytes.
-pub fn full(bytes: impl Into<Bytes>) -> Body {
+pub(crate) fn full(bytes: impl Into<Bytes>) -> Body {
     Full::new(bytes.into()).boxed()
 }
 
 /// A JSON answer.
-pub fn json(status: StatusCode, value: &Value) -> Response<Body> {
+pub(crate) fn json(status: StatusCode, value: &Value) -> Response<Body> {
     let mut r = Response::new(full(value.to_string()));
     *r.status_mut() = status;
     r.headers_mut().insert(
@@ -29,13 +29,17 @@ pub fn json(status: StatusCode, value: &Value) -> Response<Body> {
 }
 
 /// An error answer: `{"error": code, "message": message}`.
-pub fn error(status: StatusCode, code: &str, message: &str) -> Response<Body> {
+pub(crate) fn error(status: StatusCode, code: &str, message: &str) -> Response<Body> {
     json(status, &json!({ "error": code, "message": message }))
 }
 
 /// Adds a header whose value the server made (never from the request), skipping one that a header
 /// cannot carry.
-pub fn with_header(mut r: Response<Body>, name: header::HeaderName, value: &str) -> Response<Body> {
+pub(crate) fn with_header(
+    mut r: Response<Body>,
+    name: header::HeaderName,
+    value: &str,
+) -> Response<Body> {
     if let Ok(v) = HeaderValue::from_str(value) {
         r.headers_mut().insert(name, v);
     }

@@ -12,9 +12,9 @@ use std::time::Instant;
 
 /// The caps.
 #[derive(Clone, Copy, Debug)]
-pub struct Caps {
-    pub per_person: usize,
-    pub total: usize,
+pub(crate) struct Caps {
+    pub(crate) per_person: usize,
+    pub(crate) total: usize,
 }
 
 struct Open {
@@ -23,13 +23,13 @@ struct Open {
 }
 
 /// The sessions open in this instance, by id.
-pub struct SessionCaps {
+pub(crate) struct SessionCaps {
     caps: Caps,
     open: Mutex<HashMap<String, Open>>,
 }
 
 impl SessionCaps {
-    pub fn new(caps: Caps) -> SessionCaps {
+    pub(crate) fn new(caps: Caps) -> SessionCaps {
         SessionCaps {
             caps,
             open: Mutex::new(HashMap::new()),
@@ -38,7 +38,7 @@ impl SessionCaps {
 
     /// `person` opened `id` (or it was restored here and used): the sessions to end now to stay within
     /// the caps, never `id` itself.
-    pub fn opened(&self, id: &str, person: Key) -> Vec<String> {
+    pub(crate) fn opened(&self, id: &str, person: Key) -> Vec<String> {
         let Ok(mut open) = self.open.lock() else {
             return Vec::new();
         };
@@ -82,7 +82,7 @@ impl SessionCaps {
 
     /// A request used `id`: true when it was known here (else the caller counts it with
     /// [`SessionCaps::opened`]).
-    pub fn used(&self, id: &str) -> bool {
+    pub(crate) fn used(&self, id: &str) -> bool {
         self.open
             .lock()
             .ok()
@@ -91,14 +91,14 @@ impl SessionCaps {
     }
 
     /// The client ended `id`.
-    pub fn ended(&self, id: &str) {
+    pub(crate) fn ended(&self, id: &str) {
         if let Ok(mut open) = self.open.lock() {
             open.remove(id);
         }
     }
 
     /// Forgets the sessions `alive` says are gone (rmcp ended them); returns them.
-    pub fn keep_only(&self, alive: impl Fn(&str) -> bool) -> Vec<String> {
+    pub(crate) fn keep_only(&self, alive: impl Fn(&str) -> bool) -> Vec<String> {
         let Ok(mut open) = self.open.lock() else {
             return Vec::new();
         };
@@ -109,20 +109,9 @@ impl SessionCaps {
         gone
     }
 
-    /// The ids of the sessions open here.
-    pub fn ids(&self) -> Vec<String> {
-        self.open
-            .lock()
-            .map(|o| o.keys().cloned().collect())
-            .unwrap_or_default()
-    }
-
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
         self.open.lock().map(|o| o.len()).unwrap_or(0)
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 }
 

@@ -18,13 +18,13 @@ const OWNERS_KEPT: usize = 100_000;
 const OWNER_KEPT_FOR: Duration = Duration::from_secs(24 * 3600);
 
 /// Who opened each session.
-pub struct Owners {
+pub(crate) struct Owners {
     kept: Mutex<HashMap<String, (Key, Instant)>>,
     shared: Arc<dyn TeamState>,
 }
 
 impl Owners {
-    pub fn new(shared: Arc<dyn TeamState>) -> Owners {
+    pub(crate) fn new(shared: Arc<dyn TeamState>) -> Owners {
         Owners {
             kept: Mutex::new(HashMap::new()),
             shared,
@@ -34,7 +34,7 @@ impl Owners {
     /// Records that `owner` opened `session_id`, here and where the instances share state. When the
     /// shared record cannot be written, the session lives on this instance only: the others cannot
     /// read its owner, so they refuse it (see [`Owners::allows`]).
-    pub async fn bind(&self, session_id: &str, owner: Key) {
+    pub(crate) async fn bind(&self, session_id: &str, owner: Key) {
         if let Ok(mut kept) = self.kept.lock() {
             if kept.len() >= OWNERS_KEPT {
                 kept.retain(|_, (_, at)| at.elapsed() < OWNER_KEPT_FOR);
@@ -60,7 +60,7 @@ impl Owners {
     /// Whether `person` may use `session_id`: only when they are known to have opened it. A session
     /// whose owner is not known (never recorded, or its record lost) is refused to everyone, its opener
     /// included: it is answered as a session that does not exist.
-    pub async fn allows(&self, session_id: &str, person: Key) -> bool {
+    pub(crate) async fn allows(&self, session_id: &str, person: Key) -> bool {
         let name = name_of(session_id);
         if let Ok(mut kept) = self.kept.lock()
             && let Some((owner, at)) = kept.get_mut(&name)
@@ -89,7 +89,7 @@ impl Owners {
     }
 
     /// Forgets a session (the client ended it).
-    pub fn unbind(&self, session_id: &str) {
+    pub(crate) fn unbind(&self, session_id: &str) {
         if let Ok(mut kept) = self.kept.lock() {
             kept.remove(&name_of(session_id));
         }

@@ -12,15 +12,15 @@ pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
 
 /// An origin: scheme, host and port (the default port of the scheme when not written).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Origin {
-    pub scheme: String,
-    pub host: String,
-    pub port: u16,
+pub(crate) struct Origin {
+    pub(crate) scheme: String,
+    pub(crate) host: String,
+    pub(crate) port: u16,
 }
 
 impl Origin {
     /// Parses `scheme://host[:port]` (a trailing slash is fine; a path is not).
-    pub fn parse(raw: &str) -> Option<Origin> {
+    pub(crate) fn parse(raw: &str) -> Option<Origin> {
         let url = url::Url::parse(raw.trim()).ok()?;
         if !matches!(url.scheme(), "http" | "https") || url.path().len() > 1 {
             return None;
@@ -49,39 +49,39 @@ pub struct Tls {
 /// Everything the HTTP server needs besides the Mattermost configuration.
 #[derive(Clone, Debug)]
 pub struct HttpSettings {
-    pub addr: SocketAddr,
+    pub(crate) addr: SocketAddr,
     /// The address clients reach the server at, without a trailing slash.
-    pub public_url: String,
+    pub(crate) public_url: String,
     /// Origins allowed in `Origin`.
-    pub origins: Vec<Origin>,
+    pub(crate) origins: Vec<Origin>,
     /// Host names allowed in `Host`.
-    pub hosts: Vec<String>,
-    pub max_body_bytes: usize,
-    pub person_concurrency: usize,
-    pub person_rate: u32,
-    pub max_people: usize,
-    pub person_idle: Duration,
-    pub token_check: Duration,
-    pub cache_bytes: usize,
-    pub session_dir: Option<PathBuf>,
+    pub(crate) hosts: Vec<String>,
+    pub(crate) max_body_bytes: usize,
+    pub(crate) person_concurrency: usize,
+    pub(crate) person_rate: u32,
+    pub(crate) max_people: usize,
+    pub(crate) person_idle: Duration,
+    pub(crate) token_check: Duration,
+    pub(crate) cache_bytes: usize,
+    pub(crate) session_dir: Option<PathBuf>,
     /// `MATTERMOST_MCP_REDIS_URL` (it may hold a password).
-    pub redis_url: Option<config::Secret>,
-    pub stateless: bool,
-    pub shutdown: Duration,
+    pub(crate) redis_url: Option<config::Secret>,
+    pub(crate) stateless: bool,
+    pub(crate) shutdown: Duration,
     /// How long a request's headers, a kept-alive connection with nothing to do, and a request's body
     /// may take (`crate::serve::conns`, `crate::serve::body`).
-    pub header_timeout: Duration,
-    pub idle_timeout: Duration,
-    pub body_timeout: Duration,
+    pub(crate) header_timeout: Duration,
+    pub(crate) idle_timeout: Duration,
+    pub(crate) body_timeout: Duration,
     /// Open connections in all and from one client address.
-    pub max_connections: usize,
-    pub max_connections_per_address: usize,
+    pub(crate) max_connections: usize,
+    pub(crate) max_connections_per_address: usize,
     /// 2025-11-25 sessions one person may hold, and all may.
-    pub person_sessions: usize,
-    pub max_sessions: usize,
-    pub tls: Option<Tls>,
+    pub(crate) person_sessions: usize,
+    pub(crate) max_sessions: usize,
+    pub(crate) tls: Option<Tls>,
     /// The bounds of watching (`crate::live`).
-    pub watch: crate::live::WatchSettings,
+    pub(crate) watch: crate::live::WatchSettings,
     /// Whether the public URL was derived from the address (then it follows the bound port).
     derived: bool,
 }
@@ -286,7 +286,7 @@ impl HttpSettings {
 
     /// The settings once the listener is bound to `bound` (port 0 gets a real port): a public URL
     /// derived from the address follows it.
-    pub fn bound_to(mut self, bound: SocketAddr) -> HttpSettings {
+    pub(crate) fn bound_to(mut self, bound: SocketAddr) -> HttpSettings {
         self.addr = bound;
         if self.derived {
             let scheme = if self.tls.is_some() { "https" } else { "http" };
@@ -299,12 +299,12 @@ impl HttpSettings {
     }
 
     /// The MCP endpoint's address.
-    pub fn endpoint(&self) -> String {
+    pub(crate) fn endpoint(&self) -> String {
         format!("{}/mcp", self.public_url)
     }
 
     /// Where the protected resource metadata is.
-    pub fn resource_metadata_url(&self) -> String {
+    pub(crate) fn resource_metadata_url(&self) -> String {
         format!("{}/.well-known/oauth-protected-resource", self.public_url)
     }
 }

@@ -9,7 +9,7 @@ use tokio_rustls::TlsAcceptor;
 use tokio_rustls::rustls::ServerConfig;
 
 /// The acceptor for `tls`, or what is wrong with its files.
-pub fn acceptor(tls: &Tls) -> Result<TlsAcceptor, String> {
+pub(crate) fn acceptor(tls: &Tls) -> Result<TlsAcceptor, String> {
     let certs: Vec<CertificateDer<'static>> = CertificateDer::pem_file_iter(&tls.cert)
         .map_err(|e| {
             format!(

@@ -36,7 +36,7 @@ impl Server {
     }
 
     /// Runs a tool for a person: checks, the call scope, the answer.
-    pub async fn run(
+    pub(crate) async fn run(
         &self,
         cx: &Ctx,
         tool: &'static Tool,

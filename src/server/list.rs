@@ -26,7 +26,7 @@ fn annotations(tool: &Tool) -> ToolAnnotations {
 }
 
 /// The description a client sees: the tool's own, with a list's page sizes.
-pub fn description(tool: &Tool) -> String {
+pub(crate) fn description(tool: &Tool) -> String {
     match tool.answer {
         Answer::List { limit, .. } => format!(
             "{} limit: default {}, max {}.",

@@ -16,5 +16,5 @@ mod resources;
 mod state;
 mod subscribe;
 
-pub use list::{describe, description};
-pub use state::{INSTRUCTIONS, People, Server};
+pub use list::describe;
+pub(crate) use state::{People, Server};

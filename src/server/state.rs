@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// What the server tells every client about itself.
-pub const INSTRUCTIONS: &str = "\
+pub(crate) const INSTRUCTIONS: &str = "\
 This server reads one Mattermost as the person whose token it holds. \
 Every list is paged: pass the answer's next_cursor back as `cursor`, with the same other arguments, for the \
 next page; has_more says whether there is one (do not infer the end from a short page). A different `limit` \
@@ -28,7 +28,7 @@ Nothing is marked read by reading.";
 
 /// Where each call's person context comes from.
 #[derive(Clone)]
-pub enum People {
+pub(crate) enum People {
     /// One person for every call (stdio).
     One(Arc<Ctx>),
     /// The person the HTTP layer found for the request, in the request's extensions.
@@ -37,7 +37,7 @@ pub enum People {
 
 impl People {
     /// The person context of a request.
-    pub fn of(&self, rcx: &RequestContext<RoleServer>) -> Result<Arc<Ctx>, ErrorData> {
+    pub(crate) fn of(&self, rcx: &RequestContext<RoleServer>) -> Result<Arc<Ctx>, ErrorData> {
         match self {
             People::One(cx) => Ok(cx.clone()),
             People::PerRequest => rcx
@@ -58,7 +58,7 @@ impl People {
 
 /// The MCP server: rmcp's handler (`handler.rs`) over the offered tools, for one person (stdio) or
 /// for the person of each request (HTTP).
-pub struct Server {
+pub(crate) struct Server {
     pub(super) people: People,
     pub(super) offer: Offer,
     pub(super) tools: Vec<&'static Tool>,
@@ -74,7 +74,7 @@ pub struct Server {
 }
 
 impl Server {
-    pub fn new(people: People, offer: Offer, page_size: usize, budget: Duration) -> Server {
+    pub(crate) fn new(people: People, offer: Offer, page_size: usize, budget: Duration) -> Server {
         let tools = offer.tools();
         let listed = tools
             .iter()
@@ -98,7 +98,7 @@ impl Server {
 
     /// Offers watching: subscriptions in both protocol forms and `wait_for_activity`, through
     /// `live`.
-    pub fn with_live(mut self, live: Arc<crate::live::Live>) -> Server {
+    pub(crate) fn with_live(mut self, live: Arc<crate::live::Live>) -> Server {
         self.live = Some(live);
         self
     }
@@ -109,11 +109,6 @@ impl Server {
             live: live.clone(),
             cx: cx.clone(),
         })
-    }
-
-    /// The tools this server lists, in the MCP form.
-    pub fn listed(&self) -> &[rmcp::model::Tool] {
-        &self.listed
     }
 
     pub(super) fn tool(&self, name: &str) -> Option<&'static Tool> {

@@ -18,16 +18,16 @@ use std::sync::OnceLock;
 
 /// What Mattermost says of one author.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Author {
-    pub username: String,
-    pub bot: bool,
-    pub guest: bool,
-    pub remote: bool,
+pub(crate) struct Author {
+    pub(crate) username: String,
+    pub(crate) bot: bool,
+    pub(crate) guest: bool,
+    pub(crate) remote: bool,
 }
 
 impl Author {
     /// The facts of a user object.
-    pub fn of(u: &types::User) -> Author {
+    pub(crate) fn of(u: &types::User) -> Author {
         Author {
             username: u.username.clone().unwrap_or_default(),
             bot: u.is_bot == Some(true),
@@ -43,7 +43,7 @@ impl Author {
 /// Whose a post is, when it is not an ordinary member's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum From {
+pub(crate) enum From {
     /// The person this server acts for.
     You,
     /// A bot account, or a plugin posting as one.
@@ -80,7 +80,7 @@ fn prop_true(p: &types::Post, name: &str) -> bool {
 
 /// Whose `p` is: `None` for an ordinary member of the person's organization (the common case says
 /// nothing). The post's own marks come first (a webhook posts as the user who made it), then its author.
-pub fn from_of(p: &types::Post, author: Option<&Author>, me: &str) -> Option<From> {
+pub(super) fn from_of(p: &types::Post, author: Option<&Author>, me: &str) -> Option<From> {
     let author_id = p.user_id.as_deref().unwrap_or("");
     if prop_true(p, "from_webhook") {
         return Some(From::Webhook);
@@ -114,13 +114,13 @@ pub fn set_content(content: Content) {
 }
 
 /// Which posts' text this process shows.
-pub fn content() -> Content {
+pub(crate) fn content() -> Content {
     content_slot().get().copied().unwrap_or_default()
 }
 
 /// Why a post's text is withheld, when it is: the author is not the person or an ordinary member, and
 /// only their text is shown.
-pub fn withheld(from: Option<From>) -> Option<String> {
+pub(crate) fn withheld(from: Option<From>) -> Option<String> {
     let from = from.filter(|f| *f != From::You)?;
     (content() == Content::TrustedOnly).then(|| {
         format!(

@@ -14,46 +14,46 @@ use std::collections::HashMap;
 /// one of the person's channels, the unread posts, the mentions and when they last viewed it; for a
 /// direct message, the other person.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct ChannelItem {
-    pub id: String,
-    pub name: String,
-    pub display_name: String,
+pub(crate) struct ChannelItem {
+    pub(crate) id: String,
+    pub(crate) name: String,
+    pub(crate) display_name: String,
     /// public, private, direct or group.
     #[serde(rename = "type")]
-    pub kind: String,
+    pub(crate) kind: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub team_id: Option<String>,
+    pub(crate) team_id: Option<String>,
     /// The team's URL name.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub team: Option<String>,
+    pub(crate) team: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub purpose: Option<String>,
+    pub(crate) purpose: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub header: Option<String>,
+    pub(crate) header: Option<String>,
     #[serde(default, skip_serializing_if = "is_false")]
-    pub archived: bool,
+    pub(crate) archived: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub last_post: Option<String>,
+    pub(crate) last_post: Option<String>,
     /// How many posts the channel holds, replies included (Mattermost's own count, kept on the channel).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub posts: Option<i64>,
+    pub(crate) posts: Option<i64>,
     /// The other person of a direct message, by username.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub with: Option<String>,
+    pub(crate) with: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub unread: Option<i64>,
+    pub(crate) unread: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub mentions: Option<i64>,
+    pub(crate) mentions: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub last_viewed: Option<String>,
+    pub(crate) last_viewed: Option<String>,
     /// false when you are not a member (a public channel you have not joined).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub member: Option<bool>,
+    pub(crate) member: Option<bool>,
 }
 
 impl ChannelItem {
     /// The item of a channel; `team_name` is its team's URL name when known.
-    pub fn of(c: &types::Channel, team_name: Option<&str>) -> ChannelItem {
+    pub(crate) fn of(c: &types::Channel, team_name: Option<&str>) -> ChannelItem {
         let nonempty = |s: &Option<String>| s.clone().filter(|v| !v.is_empty());
         ChannelItem {
             id: c.id().to_string(),
@@ -78,7 +78,7 @@ impl ChannelItem {
     /// One of the person's channels: a direct message named by the other person (`display_name`
     /// `@bob`, `with` `bob`), and, from the membership, the unread posts, the mentions and when the
     /// person last viewed it.
-    pub fn mine(
+    pub(crate) fn mine(
         c: &types::Channel,
         team_name: Option<&str>,
         with: Option<&str>,
@@ -99,13 +99,17 @@ impl ChannelItem {
 }
 
 /// How many posts of a channel the person has not read: the channel's total less the member's count.
-pub fn unread_posts(c: &types::Channel, m: &types::ChannelMember) -> i64 {
+pub(crate) fn unread_posts(c: &types::Channel, m: &types::ChannelMember) -> i64 {
     (c.total_msg_count.unwrap_or(0) - m.msg_count.unwrap_or(0)).max(0)
 }
 
 /// A channel as a post, thread, file or draft names it: `~name` for a team channel, `@username` for a
 /// direct message (when the other person's username is known), the display name of a group message.
-pub fn channel_label(c: &types::Channel, me: &str, usernames: &HashMap<String, String>) -> String {
+pub(crate) fn channel_label(
+    c: &types::Channel,
+    me: &str,
+    usernames: &HashMap<String, String>,
+) -> String {
     match c.kind() {
         ChannelKind::Direct => {
             let other = c.other_person(me).unwrap_or(me);

@@ -9,34 +9,34 @@ use serde::Serialize;
 use std::collections::HashMap;
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct FileItem {
-    pub id: String,
-    pub name: String,
+pub(crate) struct FileItem {
+    pub(crate) id: String,
+    pub(crate) name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub extension: Option<String>,
+    pub(crate) extension: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub mime_type: Option<String>,
-    pub size: u64,
-    pub time: String,
+    pub(crate) mime_type: Option<String>,
+    pub(crate) size: u64,
+    pub(crate) time: String,
     /// Who shared it, by username (`by_id` when the username is not known).
     #[serde(rename = "by", skip_serializing_if = "Option::is_none")]
-    pub author: Option<String>,
+    pub(crate) author: Option<String>,
     #[serde(rename = "by_id", skip_serializing_if = "Option::is_none")]
-    pub author_id: Option<String>,
+    pub(crate) author_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub post_id: Option<String>,
+    pub(crate) post_id: Option<String>,
     /// The permalink of the post it is attached to.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub permalink: Option<String>,
+    pub(crate) permalink: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub channel_id: Option<String>,
+    pub(crate) channel_id: Option<String>,
     /// The channel as a person names it, when it is yours.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub channel: Option<String>,
+    pub(crate) channel: Option<String>,
 }
 
 impl FileItem {
-    pub fn of(
+    pub(crate) fn of(
         f: &types::FileInfo,
         usernames: &HashMap<String, String>,
         base_url: &str,
@@ -63,7 +63,7 @@ impl FileItem {
     }
 
     /// The same item, saying which channel it is in.
-    pub fn in_channel(mut self, channel_id: &str, label: Option<&str>) -> FileItem {
+    pub(crate) fn in_channel(mut self, channel_id: &str, label: Option<&str>) -> FileItem {
         self.channel_id = Some(channel_id.to_string());
         self.channel = label.map(str::to_string);
         self

@@ -9,23 +9,23 @@ use serde::Serialize;
 
 /// A person: id, username, name, nickname, email, and whether they are a bot or deactivated.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct UserItem {
-    pub id: String,
-    pub username: String,
+pub(crate) struct UserItem {
+    pub(crate) id: String,
+    pub(crate) username: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
+    pub(crate) name: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub nickname: Option<String>,
+    pub(crate) nickname: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub email: Option<String>,
+    pub(crate) email: Option<String>,
     #[serde(default, skip_serializing_if = "is_false")]
-    pub is_bot: bool,
+    pub(crate) is_bot: bool,
     #[serde(default, skip_serializing_if = "is_false")]
-    pub deactivated: bool,
+    pub(crate) deactivated: bool,
 }
 
 impl UserItem {
-    pub fn of(u: &types::User) -> UserItem {
+    pub(crate) fn of(u: &types::User) -> UserItem {
         UserItem {
             id: u.id().to_string(),
             username: u.username().to_string(),
@@ -40,35 +40,35 @@ impl UserItem {
 
 /// A custom status a person set.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct CustomStatus {
-    pub text: String,
+pub(crate) struct CustomStatus {
+    pub(crate) text: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub emoji: Option<String>,
+    pub(crate) emoji: Option<String>,
     /// When it ends.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub until: Option<String>,
+    pub(crate) until: Option<String>,
 }
 
 /// A person's presence: `status` (online, away, dnd, offline), whether they set it themselves, their
 /// last activity, when Do Not Disturb ends, and their custom status.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct StatusItem {
-    pub id: String,
-    pub username: String,
-    pub status: String,
-    pub set_by_user: bool,
+pub(crate) struct StatusItem {
+    pub(crate) id: String,
+    pub(crate) username: String,
+    pub(crate) status: String,
+    pub(crate) set_by_user: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub last_activity: Option<String>,
+    pub(crate) last_activity: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub dnd_until: Option<String>,
+    pub(crate) dnd_until: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub custom_status: Option<CustomStatus>,
+    pub(crate) custom_status: Option<CustomStatus>,
     #[serde(default, skip_serializing_if = "is_false")]
-    pub deactivated: bool,
+    pub(crate) deactivated: bool,
 }
 
 impl StatusItem {
-    pub fn of(u: &types::User, s: Option<&types::Status>) -> StatusItem {
+    pub(crate) fn of(u: &types::User, s: Option<&types::Status>) -> StatusItem {
         StatusItem {
             id: u.id().to_string(),
             username: u.username().to_string(),

@@ -15,95 +15,95 @@ use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 
 /// Messages longer than this many characters are cut in lists.
-pub const MESSAGE_CUT: usize = 4000;
+pub(crate) const MESSAGE_CUT: usize = 4000;
 
 /// A post's permalink. `_redirect` lets Mattermost find the team, so no team lookup is needed.
-pub fn permalink(base_url: &str, post_id: &str) -> String {
+pub(crate) fn permalink(base_url: &str, post_id: &str) -> String {
     format!("{base_url}/_redirect/pl/{post_id}")
 }
 
 /// The permalink of any post of a page, with `{id}` for the post's id.
-pub fn permalink_pattern(base_url: &str) -> String {
+pub(crate) fn permalink_pattern(base_url: &str) -> String {
     permalink(base_url, "{id}")
 }
 
 /// The user ids a page of these posts needs usernames for.
-pub fn authors<'a>(posts: impl IntoIterator<Item = &'a types::Post>) -> Vec<String> {
+pub(crate) fn authors<'a>(posts: impl IntoIterator<Item = &'a types::Post>) -> Vec<String> {
     posts.into_iter().map(|p| p.author().to_string()).collect()
 }
 
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct PostItem {
-    pub id: String,
+pub(crate) struct PostItem {
+    pub(crate) id: String,
     /// When it was written, to the second (RFC 3339, UTC).
-    pub time: String,
+    pub(crate) time: String,
     /// Who wrote it, by username (`by_id` when the username is not known).
     #[serde(rename = "by", skip_serializing_if = "Option::is_none")]
-    pub author: Option<String>,
+    pub(crate) author: Option<String>,
     #[serde(rename = "by_id", skip_serializing_if = "Option::is_none")]
-    pub author_id: Option<String>,
+    pub(crate) author_id: Option<String>,
     /// Whose the post is when it is not an ordinary member's: you, a bot, a webhook, an app, a guest,
     /// or a user of another server (a shared channel).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub from: Option<From>,
+    pub(crate) from: Option<From>,
     /// The message, invisible and direction-changing characters removed (empty when withheld).
     #[serde(rename = "text")]
-    pub message: String,
+    pub(crate) message: String,
     /// How many invisible or direction-changing characters were removed from the message: text hidden
     /// from the people who read the post in Mattermost.
     #[serde(rename = "invisible_removed", skip_serializing_if = "Option::is_none")]
-    pub invisible_removed: Option<usize>,
+    pub(crate) invisible_removed: Option<usize>,
     /// Why the text is not shown (`MATTERMOST_CONTENT=trusted-only`) and where to read it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub withheld: Option<String>,
+    pub(crate) withheld: Option<String>,
     /// The whole message's length, when `text` was cut.
     #[serde(rename = "text_length", skip_serializing_if = "Option::is_none")]
-    pub message_length: Option<usize>,
+    pub(crate) message_length: Option<usize>,
     #[serde(rename = "text_cut", default, skip_serializing_if = "is_false")]
-    pub message_cut: bool,
+    pub(crate) message_cut: bool,
     /// Mattermost's post type, for a system message (`system_join_channel`, say).
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
-    pub kind: Option<String>,
+    pub(crate) kind: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub root_id: Option<String>,
+    pub(crate) root_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub reply_count: Option<i64>,
+    pub(crate) reply_count: Option<i64>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub participants: Vec<String>,
+    pub(crate) participants: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub file_ids: Vec<String>,
+    pub(crate) file_ids: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub edited: Option<String>,
+    pub(crate) edited: Option<String>,
     #[serde(default, skip_serializing_if = "is_false")]
-    pub pinned: bool,
+    pub(crate) pinned: bool,
     /// How many reacted with each emoji.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub reactions: BTreeMap<String, u32>,
+    pub(crate) reactions: BTreeMap<String, u32>,
     /// The emoji you reacted with.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub my_reactions: Vec<String>,
+    pub(crate) my_reactions: Vec<String>,
     /// The channel's id, in lists that span channels.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub channel_id: Option<String>,
+    pub(crate) channel_id: Option<String>,
     /// The channel as a person names it (`~name`, `@username`, a group's names), when it is yours.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub channel: Option<String>,
+    pub(crate) channel: Option<String>,
     /// true for a post you had already read, shown for context.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub read: Option<bool>,
+    pub(crate) read: Option<bool>,
 }
 
 /// What showing posts needs to know: usernames by id, what Mattermost says of the authors (bot, guest,
 /// remote: [`Author`], from `Ctx::authors`), and the person's own id.
-pub struct Shown<'a> {
-    pub usernames: &'a HashMap<String, String>,
-    pub authors: &'a HashMap<String, Author>,
-    pub me: &'a str,
+pub(crate) struct Shown<'a> {
+    pub(crate) usernames: &'a HashMap<String, String>,
+    pub(crate) authors: &'a HashMap<String, Author>,
+    pub(crate) me: &'a str,
 }
 
 impl PostItem {
     /// The item of a post; `max` is the message length beyond which the message is cut.
-    pub fn of(p: &types::Post, shown: &Shown<'_>, max: Option<usize>) -> PostItem {
+    pub(crate) fn of(p: &types::Post, shown: &Shown<'_>, max: Option<usize>) -> PostItem {
         let names = shown.usernames;
         let author = names.get(p.author()).cloned();
         let (reactions, my_reactions) = reaction_counts(p, shown.me);
@@ -152,7 +152,7 @@ impl PostItem {
     }
 
     /// The same item, saying which channel it is in.
-    pub fn in_channel(mut self, channel_id: &str, label: Option<&str>) -> PostItem {
+    pub(crate) fn in_channel(mut self, channel_id: &str, label: Option<&str>) -> PostItem {
         self.channel_id = Some(channel_id.to_string());
         self.channel = label.map(str::to_string);
         self

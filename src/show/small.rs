@@ -16,21 +16,21 @@ fn username_or_id(usernames: &HashMap<String, String>, id: &str) -> String {
 
 /// A team: id, name (its URL name), display name, whether anyone may join, description.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct TeamItem {
-    pub id: String,
-    pub name: String,
-    pub display_name: String,
+pub(crate) struct TeamItem {
+    pub(crate) id: String,
+    pub(crate) name: String,
+    pub(crate) display_name: String,
     /// open or invite_only.
     #[serde(rename = "type")]
-    pub kind: String,
+    pub(crate) kind: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
+    pub(crate) description: Option<String>,
     #[serde(default, skip_serializing_if = "is_false")]
-    pub archived: bool,
+    pub(crate) archived: bool,
 }
 
 impl TeamItem {
-    pub fn of(t: &types::Team) -> TeamItem {
+    pub(crate) fn of(t: &types::Team) -> TeamItem {
         TeamItem {
             id: t.id().to_string(),
             name: t.name().to_string(),
@@ -50,21 +50,21 @@ impl TeamItem {
 /// A followed thread: its root post (cut), replies, last reply, participants by username, and what is
 /// unread in it.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct ThreadItem {
-    pub id: String,
-    pub reply_count: i64,
-    pub last_reply: String,
+pub(crate) struct ThreadItem {
+    pub(crate) id: String,
+    pub(crate) reply_count: i64,
+    pub(crate) last_reply: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub last_viewed: Option<String>,
-    pub unread_replies: i64,
-    pub unread_mentions: i64,
-    pub participants: Vec<String>,
+    pub(crate) last_viewed: Option<String>,
+    pub(crate) unread_replies: i64,
+    pub(crate) unread_mentions: i64,
+    pub(crate) participants: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub root: Option<PostItem>,
+    pub(crate) root: Option<PostItem>,
 }
 
 impl ThreadItem {
-    pub fn of(t: &types::UserThread, shown: &Shown<'_>) -> ThreadItem {
+    pub(crate) fn of(t: &types::UserThread, shown: &Shown<'_>) -> ThreadItem {
         ThreadItem {
             id: t.id.clone().unwrap_or_default(),
             reply_count: t.reply_count.unwrap_or(0),
@@ -94,27 +94,27 @@ impl ThreadItem {
 /// last changed. Drafts have no id of their own: `id` is the channel id, with `:` and the root id for
 /// a reply's draft.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct DraftItem {
-    pub id: String,
+pub(crate) struct DraftItem {
+    pub(crate) id: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub root_id: Option<String>,
+    pub(crate) root_id: Option<String>,
     #[serde(rename = "text")]
-    pub message: String,
+    pub(crate) message: String,
     #[serde(rename = "text_length", skip_serializing_if = "Option::is_none")]
-    pub message_length: Option<usize>,
+    pub(crate) message_length: Option<usize>,
     #[serde(rename = "text_cut", default, skip_serializing_if = "is_false")]
-    pub message_cut: bool,
+    pub(crate) message_cut: bool,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub file_ids: Vec<String>,
-    pub updated: String,
-    pub channel_id: String,
+    pub(crate) file_ids: Vec<String>,
+    pub(crate) updated: String,
+    pub(crate) channel_id: String,
     /// The channel as a person names it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub channel: Option<String>,
+    pub(crate) channel: Option<String>,
 }
 
 impl DraftItem {
-    pub fn of(d: &types::GetDraftsResponseItem, label: Option<&str>) -> DraftItem {
+    pub(crate) fn of(d: &types::GetDraftsResponseItem, label: Option<&str>) -> DraftItem {
         let (message, message_length) = cut(d.message.as_deref().unwrap_or(""), Some(MESSAGE_CUT));
         DraftItem {
             id: draft_id(d),
@@ -134,7 +134,7 @@ impl DraftItem {
 /// The key a draft is paged by: its thread's root when it replies (a post id also names its
 /// channel), else its channel. One id per draft of a person, so a cursor holds 26 characters of it
 /// instead of the 53 of `channel:root`.
-pub fn draft_key(d: &types::GetDraftsResponseItem) -> &str {
+pub(crate) fn draft_key(d: &types::GetDraftsResponseItem) -> &str {
     d.root_id
         .as_deref()
         .filter(|r| !r.is_empty())
@@ -142,7 +142,7 @@ pub fn draft_key(d: &types::GetDraftsResponseItem) -> &str {
         .unwrap_or("")
 }
 
-pub fn draft_id(d: &types::GetDraftsResponseItem) -> String {
+pub(crate) fn draft_id(d: &types::GetDraftsResponseItem) -> String {
     let channel = d.channel_id.as_deref().unwrap_or("");
     match d.root_id.as_deref().filter(|r| !r.is_empty()) {
         Some(root) => format!("{channel}:{root}"),
@@ -152,18 +152,18 @@ pub fn draft_id(d: &types::GetDraftsResponseItem) -> String {
 
 /// A custom emoji: id, name (as `:name:` is typed), who added it and when.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct EmojiItem {
-    pub id: String,
-    pub name: String,
+pub(crate) struct EmojiItem {
+    pub(crate) id: String,
+    pub(crate) name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub creator: Option<String>,
+    pub(crate) creator: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub creator_id: Option<String>,
-    pub created: String,
+    pub(crate) creator_id: Option<String>,
+    pub(crate) created: String,
 }
 
 impl EmojiItem {
-    pub fn of(e: &types::Emoji, usernames: &HashMap<String, String>) -> EmojiItem {
+    pub(crate) fn of(e: &types::Emoji, usernames: &HashMap<String, String>) -> EmojiItem {
         let creator_id = e.creator_id.clone().unwrap_or_default();
         let creator = usernames.get(&creator_id).cloned();
         EmojiItem {
@@ -179,16 +179,19 @@ impl EmojiItem {
 /// One emoji's reactions on a post: how many, who (by username, in the order they reacted), and when
 /// it was first used.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct ReactionGroup {
-    pub emoji: String,
-    pub count: usize,
-    pub users: Vec<String>,
-    pub first: String,
+pub(crate) struct ReactionGroup {
+    pub(crate) emoji: String,
+    pub(crate) count: usize,
+    pub(crate) users: Vec<String>,
+    pub(crate) first: String,
 }
 
 impl ReactionGroup {
     /// A post's reactions, one group per emoji in the order each was first used (ties by name).
-    pub fn all(rs: &[types::Reaction], usernames: &HashMap<String, String>) -> Vec<ReactionGroup> {
+    pub(crate) fn all(
+        rs: &[types::Reaction],
+        usernames: &HashMap<String, String>,
+    ) -> Vec<ReactionGroup> {
         let mut sorted: Vec<&types::Reaction> = rs.iter().collect();
         sorted.sort_by(|a, b| {
             (a.create_at, &a.emoji_name, &a.user_id).cmp(&(b.create_at, &b.emoji_name, &b.user_id))

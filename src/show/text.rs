@@ -122,7 +122,7 @@ fn flag_tags(rest: &[char]) -> Option<usize> {
 
 /// Text as a model may read it: see the module's description. The count is of the characters removed
 /// (not of those made visible or of line breaks normalized).
-pub fn clean(text: &str) -> (Cow<'_, str>, usize) {
+pub(crate) fn clean(text: &str) -> (Cow<'_, str>, usize) {
     if !text.chars().any(needs_attention) {
         return (Cow::Borrowed(text), 0);
     }
@@ -164,15 +164,10 @@ pub fn clean(text: &str) -> (Cow<'_, str>, usize) {
     (Cow::Owned(out), removed)
 }
 
-/// [`clean`]'s text alone, owned.
-pub fn cleaned(text: &str) -> String {
-    clean(text).0.into_owned()
-}
-
 /// Every string of a JSON answer (its keys too) [`clean`]ed in place: the last pass every tool's answer
 /// takes, so no text from Mattermost reaches a model unchecked, whatever the tool (the operation
 /// gateway's raw answers included). Returns how many characters it removed.
-pub fn clean_value(value: &mut serde_json::Value) -> usize {
+pub(crate) fn clean_value(value: &mut serde_json::Value) -> usize {
     use serde_json::Value;
     match value {
         Value::String(s) => {
@@ -201,7 +196,7 @@ pub fn clean_value(value: &mut serde_json::Value) -> usize {
 
 /// `text` with every character [`clean`] would remove or change written out as `\u{…}` (tab and `\n`
 /// kept), for a question that must show exactly what will be sent.
-pub fn escape_invisible(text: &str) -> String {
+pub(crate) fn escape_invisible(text: &str) -> String {
     if !text.chars().any(needs_attention) {
         return text.to_string();
     }
@@ -218,7 +213,7 @@ pub fn escape_invisible(text: &str) -> String {
 
 /// A value as a question shows it: in double quotes, JSON-escaped (`\n`, `\"`, `\\`), every invisible,
 /// direction-changing or control character written out, so no value can shape the question's text.
-pub fn quoted(value: &str) -> String {
+pub(crate) fn quoted(value: &str) -> String {
     let json = serde_json::to_string(value).unwrap_or_else(|_| format!("{value:?}"));
     escape_invisible(&json)
 }

@@ -29,7 +29,7 @@ pub enum Toolset {
 }
 
 impl Toolset {
-    pub const ALL: [Toolset; 7] = [
+    pub(crate) const ALL: [Toolset; 7] = [
         Toolset::People,
         Toolset::Teams,
         Toolset::Channels,
@@ -41,7 +41,7 @@ impl Toolset {
 
     /// The toolsets listed when `MATTERMOST_TOOLSETS` is not set: every toolset of reading tools, and
     /// the writes (listed only when writes are allowed).
-    pub const DEFAULT: [Toolset; 6] = [
+    pub(crate) const DEFAULT: [Toolset; 6] = [
         Toolset::People,
         Toolset::Teams,
         Toolset::Channels,
@@ -62,7 +62,7 @@ impl Toolset {
         }
     }
 
-    pub fn parse(name: &str) -> Option<Toolset> {
+    pub(crate) fn parse(name: &str) -> Option<Toolset> {
         Toolset::ALL.into_iter().find(|t| t.name() == name)
     }
 }
@@ -77,7 +77,7 @@ pub struct Hints {
 }
 
 /// A tool that only reads this one Mattermost (a closed world: `openWorldHint` false).
-pub const READS: Hints = Hints {
+pub(crate) const READS: Hints = Hints {
     read_only: true,
     destructive: false,
     idempotent: true,
@@ -109,14 +109,14 @@ pub enum Answer {
 #[derive(Clone, Copy)]
 pub struct Tool {
     pub name: &'static str,
-    pub title: &'static str,
-    pub description: &'static str,
+    pub(crate) title: &'static str,
+    pub(crate) description: &'static str,
     pub toolset: Toolset,
-    pub args: &'static [Arg],
+    pub(crate) args: &'static [Arg],
     pub answer: Answer,
     pub hints: Hints,
     pub asks: Asks,
-    pub calls: &'static [Call],
+    pub(crate) calls: &'static [Call],
     pub code: Code,
 }
 
@@ -143,7 +143,7 @@ impl Tool {
         args
     }
 
-    pub fn limit(&self) -> Option<Limit> {
+    pub(crate) fn limit(&self) -> Option<Limit> {
         match self.answer {
             Answer::List { limit, .. } => Some(limit),
             _ => None,
@@ -156,7 +156,7 @@ impl Tool {
 
     /// Every call the tool may make: its own, those that resolving its arguments may make, and the
     /// person's own user for a list's cursor (all declared once in [`crate::calls`]).
-    pub fn all_calls(&self) -> Vec<&'static Call> {
+    pub(crate) fn all_calls(&self) -> Vec<&'static Call> {
         let mut calls: Vec<&'static Call> = self.calls.iter().collect();
         let mut add = |c: &'static Call| {
             if !calls.iter().any(|k| k.operation == c.operation) {

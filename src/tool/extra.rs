@@ -12,7 +12,7 @@ tokio::task_local! {
 }
 
 /// Adds a content block to the running call's answer; outside a collecting call it is dropped.
-pub fn add(block: ContentBlock) {
+pub(crate) fn add(block: ContentBlock) {
     let _ = EXTRA.try_with(|extra| {
         if let Ok(mut blocks) = extra.lock() {
             blocks.push(block);
@@ -21,7 +21,7 @@ pub fn add(block: ContentBlock) {
 }
 
 /// Runs `f`, collecting the content blocks its code adds.
-pub async fn collect<F: Future>(f: F) -> (F::Output, Vec<ContentBlock>) {
+pub(crate) async fn collect<F: Future>(f: F) -> (F::Output, Vec<ContentBlock>) {
     let extra = Arc::new(Mutex::new(Vec::new()));
     let out = EXTRA.scope(extra.clone(), f).await;
     let blocks = extra

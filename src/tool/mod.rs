@@ -7,13 +7,14 @@
 //! code works with ([`Input`]: its typed arguments, limit, cursor position and the [`CallContext`] it
 //! came in with) is in [`call`].
 
-pub mod call;
-pub mod code;
+pub(crate) mod call;
+pub(crate) mod code;
 mod declaration;
-pub mod extra;
-pub mod schema;
+pub(crate) mod extra;
+pub(crate) mod schema;
 
-pub use call::{CallContext, Input, Raw, requests_so_far};
-pub use code::{Code, Plan, Planner, Run, Stop, answer, envelope};
-pub use declaration::{Answer, Asks, Hints, READS, Tool, Toolset};
-pub use schema::output_schema;
+pub(crate) use call::{CallContext, Input, Raw};
+pub(crate) use code::Stop;
+pub use code::{Code, Plan};
+pub(crate) use declaration::READS;
+pub use declaration::{Answer, Asks, Hints, Tool, Toolset};

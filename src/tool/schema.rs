@@ -9,7 +9,7 @@ use serde_json::Value;
 /// schemars' schema, inlined, without `$schema`, titles, formats, descriptions or defaults; the answer's
 /// own fields typed in full; the objects inside it (a list's items, say) by the fields they always have;
 /// anything deeper by its type alone.
-pub fn output_schema<T: JsonSchema>() -> JsonObject {
+pub(crate) fn output_schema<T: JsonSchema>() -> JsonObject {
     let settings = schemars::generate::SchemaSettings::draft2020_12().with(|s| {
         s.inline_subschemas = true;
     });

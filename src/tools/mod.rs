@@ -4,10 +4,10 @@
 //! and no toolset imports another's (`tests/integration/architecture.rs` holds both).
 
 pub mod api;
-pub mod channels;
-pub mod files;
-pub mod people;
-pub mod posts;
+pub(crate) mod channels;
+pub(crate) mod files;
+pub(crate) mod people;
+pub(crate) mod posts;
 pub mod shared;
-pub mod teams;
-pub mod writes;
+pub(crate) mod teams;
+pub(crate) mod writes;

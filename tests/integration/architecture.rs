@@ -328,7 +328,7 @@ fn asking_is_a_proof_every_write_others_see_needs() {
     let confirm =
         std::fs::read_to_string(Path::new(ROOT).join("src/confirm.rs")).unwrap_or_default();
     assert!(
-        confirm.contains("pub struct Cleared {\n    how: Confirmed,\n}"),
+        confirm.contains("pub(crate) struct Cleared {\n    how: Confirmed,\n}"),
         "Cleared keeps its field private, so only src/confirm.rs makes one"
     );
     // Each tool that declares it asks calls the confirmation.

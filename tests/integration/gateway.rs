@@ -1,5 +1,5 @@
 //! The operation gateway (toolset `api`) through a real client against the simulator: finding and
-//! describing operations costs no request; `call_operation` reaches operations no table tool covers
+//! describing operations costs no request; `call_operation` reaches operations no dedicated tool covers
 //! (webhooks, bots, bookmarks, sidebar categories, preferences, server limits), each call sending only
 //! the operation it names; lists come paged to their end, each item once; parameters are checked
 //! before anything is sent; writes are refused without `MATTERMOST_ALLOW_WRITES=true` and asked first
@@ -123,7 +123,7 @@ fn requests(log: &[LoggedRequest]) -> Vec<String> {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn find_operations_ranks_by_words_and_names_the_table_tool_that_covers_one() {
+async fn find_operations_ranks_by_words_and_names_the_dedicated_tool_that_covers_one() {
     let (sim, mcp, _) = start(&[], Recorder::default()).await;
     let page = mcp
         .ok(
@@ -288,14 +288,14 @@ async fn call_one(sim: &Sim, mcp: &Mcp, operation: &str, params: Value, expected
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn call_operation_reaches_a_dozen_operations_no_table_tool_covers() {
+async fn call_operation_reaches_a_dozen_operations_no_dedicated_tool_covers() {
     let (sim, mcp, gw) = start(&[], Recorder::default()).await;
     let offered = mattermost_mcp::inventory::Offer::everything().tools();
     let mut reached = Vec::new();
     let mut check = |op: &'static str| {
         assert!(
             mattermost_mcp::tools::api::covered_by(&offered, op).is_empty(),
-            "{op} is covered by a table tool"
+            "{op} is covered by a dedicated tool"
         );
         reached.push(op);
         op

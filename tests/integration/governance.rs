@@ -1,5 +1,5 @@
-//! Governance tests over the running server: every tool is called, answers in the shape its row
-//! declares, and sends only the operations its row declares; the README and the tests agree; a spec
+//! Governance tests over the running server: every tool is called, answers in the shape its declaration
+//! declares, and sends only the operations its declaration declares; the README and the tests agree; a spec
 //! of another release is checked before anything is built. Listed, with those of
 //! `src/table/governance.rs`, in the README's "Governance tests" section (a test keeps the list true).
 
@@ -105,7 +105,7 @@ async fn every_tool_answers_in_its_declared_shape_and_sends_only_the_operations_
             });
             assert!(
                 declared.contains(&op.as_str()),
-                "{} sent {} {} ({op}), which its row does not declare",
+                "{} sent {} {} ({op}), which its declaration does not declare",
                 tool.name,
                 r.method,
                 r.path
@@ -192,16 +192,19 @@ fn listed_names(lines: &[String]) -> Vec<String> {
 }
 
 #[test]
-fn the_readmes_tool_list_is_exactly_the_tables_tools() {
+fn the_readmes_tool_list_is_exactly_the_inventorys_tools() {
     let mut listed = listed_names(&readme_section("tools"));
-    let mut table: Vec<String> = mattermost_mcp::inventory::tools()
+    let mut declared: Vec<String> = mattermost_mcp::inventory::tools()
         .iter()
         .map(|t| t.name.to_string())
         .collect();
-    assert!(table.len() >= AT_LEAST_TOOLS);
+    assert!(declared.len() >= AT_LEAST_TOOLS);
     listed.sort();
-    table.sort();
-    assert_eq!(listed, table, "the README's tool list and the table differ");
+    declared.sort();
+    assert_eq!(
+        listed, declared,
+        "the README's tool list and the inventory differ"
+    );
 }
 
 fn governance_tests() -> Vec<String> {
@@ -286,19 +289,19 @@ fn spec_check_on_an_older_release_names_what_it_lacks_and_the_tools_that_use_the
     assert_eq!(
         out.status.code(),
         Some(1),
-        "the table cannot be built against it: {report}"
+        "the tools cannot be built against it: {report}"
     );
     // What the tools call that the older spec lacks, from spec/table-uses.json and the older spec
     // itself; a repair that adds one is read from overrides/ as it is now.
     let older = mattermost_spec::document::read(&older_spec()).expect("the older spec");
     let older = mattermost_spec::Surface::of(&older);
-    let table: mattermost_spec::check::TableUses = serde_json::from_str(
+    let uses: mattermost_spec::check::TableUses = serde_json::from_str(
         &std::fs::read_to_string(Path::new(ROOT).join("spec/table-uses.json")).expect("table-uses"),
     )
     .expect("valid");
     let overrides =
         mattermost_spec::Overrides::load(&Path::new(ROOT).join("overrides")).expect("overrides");
-    let mut lacking: Vec<(&str, &str)> = table
+    let mut lacking: Vec<(&str, &str)> = uses
         .uses
         .iter()
         .filter(|u| older.get(&u.operation).is_none())
@@ -343,7 +346,7 @@ fn spec_check_on_an_older_release_names_what_it_lacks_and_the_tools_that_use_the
         "stale repairs are named by file"
     );
     assert!(
-        report.contains("RESULT: the table cannot be built"),
+        report.contains("RESULT: the tools cannot be built"),
         "{report}"
     );
 }

@@ -24,13 +24,13 @@ async fn tools_list_at_page_size_1_reaches_every_tool_and_refuses_a_bad_cursor()
             None => break,
         }
     }
-    let table: Vec<String> = mattermost_mcp::inventory::Offer::new(None, false)
+    let offered: Vec<String> = mattermost_mcp::inventory::Offer::new(None, false)
         .expect("default")
         .tools()
         .iter()
         .map(|t| t.name.to_string())
         .collect();
-    assert_eq!(names, table, "every tool, once, in table order");
+    assert_eq!(names, offered, "every tool, once, in the inventory's order");
     let err = mcp
         .list_tools_page(Some("bogus".into()))
         .await

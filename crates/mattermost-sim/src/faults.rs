@@ -97,16 +97,21 @@ pub(crate) struct Faults {
 }
 
 impl Faults {
-    pub fn add(&mut self, rule: FaultRule) {
+    pub(crate) fn add(&mut self, rule: FaultRule) {
         self.rules.push(rule);
     }
 
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.rules.clear();
     }
 
     /// The fault for this request, if a rule matches (consuming one use of a counted rule).
-    pub fn take(&mut self, method: &str, path: &str, template: Option<&str>) -> Option<Fault> {
+    pub(crate) fn take(
+        &mut self,
+        method: &str,
+        path: &str,
+        template: Option<&str>,
+    ) -> Option<Fault> {
         let idx = self.rules.iter().position(|r| {
             r.method
                 .as_deref()

@@ -45,14 +45,14 @@ pub(crate) const INACTIVE_REAP_MS: i64 = 5 * 60 * 1000;
 /// `model.WebsocketBroadcast`.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Broadcast {
-    pub omit_users: Option<BTreeMap<String, bool>>,
-    pub user_id: String,
-    pub channel_id: String,
-    pub team_id: String,
-    pub connection_id: String,
-    pub omit_connection_id: String,
-    pub contains_sanitized_data: bool,
-    pub contains_sensitive_data: bool,
+    pub(crate) omit_users: Option<BTreeMap<String, bool>>,
+    pub(crate) user_id: String,
+    pub(crate) channel_id: String,
+    pub(crate) team_id: String,
+    pub(crate) connection_id: String,
+    pub(crate) omit_connection_id: String,
+    pub(crate) contains_sanitized_data: bool,
+    pub(crate) contains_sensitive_data: bool,
 }
 
 impl Broadcast {
@@ -77,9 +77,9 @@ impl Broadcast {
 /// `model.WebSocketEvent`: its type, data and broadcast (the sequence is set per connection).
 #[derive(Clone, Debug)]
 pub(crate) struct Event {
-    pub event: &'static str,
-    pub data: Map<String, Value>,
-    pub broadcast: Broadcast,
+    pub(crate) event: &'static str,
+    pub(crate) data: Map<String, Value>,
+    pub(crate) broadcast: Broadcast,
 }
 
 impl Event {
@@ -236,10 +236,10 @@ pub(crate) struct Hub {
     /// Simulated time added to the wall clock for the reaper (`Sim::advance_websocket_clock`).
     offset_ms: i64,
     /// Connection ids ever handed out, for tests.
-    pub handed_out: Vec<String>,
+    pub(crate) handed_out: Vec<String>,
     /// Every upgrade request, kept apart from the REST request log (the spec has no WebSocket
     /// operation).
-    pub upgrades: Vec<crate::log::LoggedRequest>,
+    pub(crate) upgrades: Vec<crate::log::LoggedRequest>,
 }
 
 /// How an upgrade went.

@@ -5,7 +5,7 @@ use crate::rng::Rng;
 /// The alphabet of Mattermost's `model.NewId` (base32 with a custom encoding).
 const ALPHABET: &[u8] = b"ybndrfg8ejkmcpqxot1uwisza345h769";
 
-pub fn new_id(rng: &mut Rng) -> String {
+pub(crate) fn new_id(rng: &mut Rng) -> String {
     let mut out = String::with_capacity(26);
     let mut bits = 0u32;
     let mut acc = 0u64;
@@ -27,7 +27,7 @@ pub fn is_valid_id(s: &str) -> bool {
 }
 
 /// A 40-hex-digit name for group channels (the real server uses a SHA-1 of the member ids).
-pub fn group_name(member_ids: &[String]) -> String {
+pub(crate) fn group_name(member_ids: &[String]) -> String {
     let mut sorted = member_ids.to_vec();
     sorted.sort();
     let joined = sorted.join(",");

@@ -26,6 +26,8 @@
 //! ```
 
 #![warn(missing_docs)]
+// `pub` only what the server and its tests use (re-exported below); everything else `pub(crate)`.
+#![warn(unreachable_pub)]
 
 mod body;
 mod clock;

@@ -2,13 +2,13 @@
 //! `strconv` number and boolean rules.
 
 /// `PerPageDefault`, `PerPageMaximum`, `LimitDefault`, `LimitMaximum` of `web/params.go`.
-pub const PER_PAGE_DEFAULT: i64 = 60;
-pub const PER_PAGE_MAXIMUM: i64 = 200;
-pub const LIMIT_DEFAULT: i64 = 60;
-pub const LIMIT_MAXIMUM: i64 = 200;
+pub(crate) const PER_PAGE_DEFAULT: i64 = 60;
+pub(crate) const PER_PAGE_MAXIMUM: i64 = 200;
+pub(crate) const LIMIT_DEFAULT: i64 = 60;
+pub(crate) const LIMIT_MAXIMUM: i64 = 200;
 
 /// Go `strconv.Atoi` on a 64-bit platform: optional sign then decimal digits, overflow is an error.
-pub fn atoi(s: &str) -> Option<i64> {
+pub(crate) fn atoi(s: &str) -> Option<i64> {
     let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
@@ -17,7 +17,7 @@ pub fn atoi(s: &str) -> Option<i64> {
 }
 
 /// Go `strconv.ParseUint(s, 10, 64)`.
-pub fn parse_uint(s: &str) -> Option<u64> {
+pub(crate) fn parse_uint(s: &str) -> Option<u64> {
     if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
@@ -25,29 +25,29 @@ pub fn parse_uint(s: &str) -> Option<u64> {
 }
 
 /// Go `strconv.ParseBool`, treating errors as false (as the handlers do with `_`).
-pub fn parse_bool(s: Option<&str>) -> bool {
+pub(crate) fn parse_bool(s: Option<&str>) -> bool {
     matches!(s, Some("1" | "t" | "T" | "TRUE" | "true" | "True"))
 }
 
 /// The handlers that compare with the literal `"true"`.
-pub fn literal_true(s: Option<&str>) -> bool {
+pub(crate) fn literal_true(s: Option<&str>) -> bool {
     s == Some("true")
 }
 
 /// The parsed paging params of one request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Paging {
-    pub page: i64,
-    pub per_page: i64,
-    pub limit_before: i64,
-    pub limit_after: i64,
+pub(crate) struct Paging {
+    pub(crate) page: i64,
+    pub(crate) per_page: i64,
+    pub(crate) limit_before: i64,
+    pub(crate) limit_after: i64,
 }
 
 /// `ParamsFromRequest`: `per_page` not an integer or negative → 60, above 200 → 200, 0 kept;
 /// `page` not an integer → 0, negative → 0 unless the route has a `{user_id}` variable or is
 /// `/users/{id}/channel_members`; `limit_before`/`limit_after` not an integer or negative → 60,
 /// above 200 → 200.
-pub fn paging(
+pub(crate) fn paging(
     query: &[(String, String)],
     route_has_user_id: bool,
     is_channel_members: bool,
@@ -79,7 +79,7 @@ pub fn paging(
 }
 
 /// Decode `application/x-www-form-urlencoded` pairs (the query string).
-pub fn parse_query(q: &str) -> Vec<(String, String)> {
+pub(crate) fn parse_query(q: &str) -> Vec<(String, String)> {
     q.split('&')
         .filter(|s| !s.is_empty())
         .map(|pair| {
@@ -89,7 +89,7 @@ pub fn parse_query(q: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-pub fn percent_decode(s: &str) -> String {
+pub(crate) fn percent_decode(s: &str) -> String {
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -114,7 +114,7 @@ pub fn percent_decode(s: &str) -> String {
 }
 
 /// Path segments are decoded without the `+` → space rule.
-pub fn decode_path_segment(s: &str) -> String {
+pub(crate) fn decode_path_segment(s: &str) -> String {
     percent_decode(&s.replace('+', "%2B"))
 }
 

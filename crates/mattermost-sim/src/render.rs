@@ -8,13 +8,13 @@ use crate::world::{
 };
 
 /// `model.CurrentVersion` of the simulated server.
-pub const CURRENT_VERSION: &str = crate::world::PINNED_RELEASE;
-pub const BUILD_NUMBER: &str = "11.6.0";
-pub const BUILD_HASH: &str = "5f3b2a9c1d7e4b6a8c0d2e4f6a8b0c1d3e5f7a9b";
-pub const CONFIG_HASH: &str = "c0f1e2d3a4b5968778695a4b3c2d1e0f";
+pub(crate) const CURRENT_VERSION: &str = crate::world::PINNED_RELEASE;
+pub(crate) const BUILD_NUMBER: &str = "11.6.0";
+pub(crate) const BUILD_HASH: &str = "5f3b2a9c1d7e4b6a8c0d2e4f6a8b0c1d3e5f7a9b";
+pub(crate) const CONFIG_HASH: &str = "c0f1e2d3a4b5968778695a4b3c2d1e0f";
 
 /// `model.Etag(parts...)`: the current version followed by `.part` for each part.
-pub fn etag(parts: &[String]) -> String {
+pub(crate) fn etag(parts: &[String]) -> String {
     let mut s = CURRENT_VERSION.to_string();
     for p in parts {
         s.push('.');
@@ -33,7 +33,7 @@ fn timezone(u: &User) -> Value {
 }
 
 /// A user as another user sees it (sanitized), or the full record for oneself.
-pub fn user(u: &User, is_self: bool) -> Value {
+pub(crate) fn user(u: &User, is_self: bool) -> Value {
     let mut m = Map::new();
     m.insert("id".into(), json!(u.id));
     m.insert("create_at".into(), json!(u.create_at));
@@ -84,7 +84,7 @@ pub fn user(u: &User, is_self: bool) -> Value {
 }
 
 /// A `model.User` with only its id set, as thread participants are sent without `extended`.
-pub fn bare_user(id: &str) -> Value {
+pub(crate) fn bare_user(id: &str) -> Value {
     json!({
         "id": id, "create_at": 0, "update_at": 0, "delete_at": 0, "username": "", "auth_data": "",
         "auth_service": "", "email": "", "nickname": "", "first_name": "", "last_name": "",
@@ -92,7 +92,7 @@ pub fn bare_user(id: &str) -> Value {
     })
 }
 
-pub fn team(t: &Team) -> Value {
+pub(crate) fn team(t: &Team) -> Value {
     json!({
         "id": t.id,
         "create_at": t.create_at,
@@ -115,7 +115,7 @@ pub fn team(t: &Team) -> Value {
     })
 }
 
-pub fn team_member(m: &TeamMember, admin: bool) -> Value {
+pub(crate) fn team_member(m: &TeamMember, admin: bool) -> Value {
     json!({
         "team_id": m.team_id,
         "user_id": m.user_id,
@@ -129,7 +129,7 @@ pub fn team_member(m: &TeamMember, admin: bool) -> Value {
     })
 }
 
-pub fn channel(c: &Channel) -> Value {
+pub(crate) fn channel(c: &Channel) -> Value {
     json!({
         "id": c.id,
         "create_at": c.create_at,
@@ -157,7 +157,7 @@ pub fn channel(c: &Channel) -> Value {
 
 /// A member as `ChannelMember.SanitizeForCurrentUser` leaves it for `viewer`: another user's
 /// `last_viewed_at` and `last_update_at` are -1.
-pub fn channel_member_for(m: &ChannelMember, viewer: &str) -> Value {
+pub(crate) fn channel_member_for(m: &ChannelMember, viewer: &str) -> Value {
     let mut v = channel_member(m);
     if m.user_id != viewer
         && let Some(o) = v.as_object_mut()
@@ -168,7 +168,7 @@ pub fn channel_member_for(m: &ChannelMember, viewer: &str) -> Value {
     v
 }
 
-pub fn channel_member(m: &ChannelMember) -> Value {
+pub(crate) fn channel_member(m: &ChannelMember) -> Value {
     json!({
         "channel_id": m.channel_id,
         "user_id": m.user_id,
@@ -203,7 +203,7 @@ fn png_size(bytes: &[u8]) -> Option<(u32, u32)> {
 
 /// A `model.FileInfo`; an image carries `width`, `height` and `has_preview_image` (omitted when
 /// zero, as their `omitempty` tags do).
-pub fn file_info(f: &FileInfo) -> Value {
+pub(crate) fn file_info(f: &FileInfo) -> Value {
     let mut v = file_info_base(f);
     if let (Some((w, h)), Some(o)) = (png_size(&f.content), v.as_object_mut()) {
         o.insert("width".into(), json!(w));
@@ -239,7 +239,7 @@ fn file_info_base(f: &FileInfo) -> Value {
     v
 }
 
-pub fn reaction(r: &Reaction) -> Value {
+pub(crate) fn reaction(r: &Reaction) -> Value {
     json!({
         "user_id": r.user_id,
         "post_id": r.post_id,
@@ -252,7 +252,7 @@ pub fn reaction(r: &Reaction) -> Value {
     })
 }
 
-pub fn emoji(e: &Emoji) -> Value {
+pub(crate) fn emoji(e: &Emoji) -> Value {
     json!({
         "id": e.id,
         "creator_id": e.creator_id,
@@ -263,7 +263,7 @@ pub fn emoji(e: &Emoji) -> Value {
     })
 }
 
-pub fn status(s: &Status) -> Value {
+pub(crate) fn status(s: &Status) -> Value {
     json!({
         "user_id": s.user_id,
         "status": s.status,
@@ -275,17 +275,17 @@ pub fn status(s: &Status) -> Value {
 
 /// Options for rendering posts in a list.
 #[derive(Clone, Copy, Default)]
-pub struct PostOpts<'a> {
+pub(crate) struct PostOpts<'a> {
     /// Collapsed reply threads: root posts carry `participants`, `last_reply_at`, `is_following`.
-    pub crt: bool,
+    pub(crate) crt: bool,
     /// Expand participants to full users (`collapsedThreadsExtended`).
-    pub extended: bool,
+    pub(crate) extended: bool,
     /// The reader, for `is_following`.
-    pub viewer: Option<&'a str>,
+    pub(crate) viewer: Option<&'a str>,
 }
 
 /// A post as `PreparePostForClient` sends it: `metadata` with its files and reactions.
-pub fn post(w: &World, p: &Post, opts: PostOpts) -> Value {
+pub(crate) fn post(w: &World, p: &Post, opts: PostOpts) -> Value {
     let root = if p.root_id.is_empty() {
         p.id.as_str()
     } else {
@@ -383,16 +383,16 @@ pub fn post(w: &World, p: &Post, opts: PostOpts) -> Value {
 }
 
 /// `model.PostList` JSON. `posts` holds every id in `extra` plus those in `order`.
-pub struct PostListOut {
-    pub order: Vec<String>,
-    pub extra: Vec<String>,
-    pub next_post_id: String,
-    pub prev_post_id: String,
-    pub has_next: Option<bool>,
+pub(crate) struct PostListOut {
+    pub(crate) order: Vec<String>,
+    pub(crate) extra: Vec<String>,
+    pub(crate) next_post_id: String,
+    pub(crate) prev_post_id: String,
+    pub(crate) has_next: Option<bool>,
 }
 
 impl PostListOut {
-    pub fn new(order: Vec<String>) -> PostListOut {
+    pub(crate) fn new(order: Vec<String>) -> PostListOut {
         PostListOut {
             order,
             extra: Vec::new(),
@@ -403,7 +403,7 @@ impl PostListOut {
     }
 
     /// All ids of the `posts` map (order first, then the extras), without duplicates.
-    pub fn all_ids(&self) -> Vec<String> {
+    pub(crate) fn all_ids(&self) -> Vec<String> {
         let mut seen = std::collections::HashSet::new();
         self.order
             .iter()
@@ -413,7 +413,7 @@ impl PostListOut {
             .collect()
     }
 
-    pub fn render(&self, w: &World, opts: PostOpts) -> Value {
+    pub(crate) fn render(&self, w: &World, opts: PostOpts) -> Value {
         let mut posts = Map::new();
         for id in self.all_ids() {
             if let Some(p) = w.post_by_id(&id) {
@@ -433,7 +433,7 @@ impl PostListOut {
     }
 
     /// `PostList.Etag()`: `Etag(order[0], id of the newest UpdateAt, that UpdateAt)`.
-    pub fn etag(&self, w: &World) -> String {
+    pub(crate) fn etag(&self, w: &World) -> String {
         let mut id = "0".to_string();
         let mut t = 0i64;
         for pid in self.all_ids() {

@@ -6,13 +6,13 @@ use serde_json::{Value, json};
 /// A Mattermost `model.AppError`.
 #[derive(Clone, Debug)]
 pub(crate) struct AppError {
-    pub status: u16,
-    pub id: String,
-    pub message: String,
+    pub(crate) status: u16,
+    pub(crate) id: String,
+    pub(crate) message: String,
 }
 
 impl AppError {
-    pub fn new(status: u16, id: &str, message: &str) -> AppError {
+    pub(crate) fn new(status: u16, id: &str, message: &str) -> AppError {
         AppError {
             status,
             id: id.to_string(),
@@ -21,7 +21,7 @@ impl AppError {
     }
 
     /// `SetInvalidURLParam`.
-    pub fn invalid_url_param(name: &str) -> AppError {
+    pub(crate) fn invalid_url_param(name: &str) -> AppError {
         AppError::new(
             400,
             "api.context.invalid_url_param.app_error",
@@ -30,7 +30,7 @@ impl AppError {
     }
 
     /// `SetInvalidParam` (used for query and body params alike).
-    pub fn invalid_param(name: &str) -> AppError {
+    pub(crate) fn invalid_param(name: &str) -> AppError {
         AppError::new(
             400,
             "api.context.invalid_body_param.app_error",
@@ -39,7 +39,7 @@ impl AppError {
     }
 
     /// `SetPermissionError`.
-    pub fn permission() -> AppError {
+    pub(crate) fn permission() -> AppError {
         AppError::new(
             403,
             "api.context.permissions.app_error",
@@ -47,11 +47,11 @@ impl AppError {
         )
     }
 
-    pub fn not_found(id: &str, message: &str) -> AppError {
+    pub(crate) fn not_found(id: &str, message: &str) -> AppError {
         AppError::new(404, id, message)
     }
 
-    pub fn session_expired() -> AppError {
+    pub(crate) fn session_expired() -> AppError {
         AppError::new(
             401,
             "api.context.session_expired.app_error",
@@ -59,7 +59,7 @@ impl AppError {
         )
     }
 
-    pub fn json(&self, request_id: &str) -> Value {
+    pub(crate) fn json(&self, request_id: &str) -> Value {
         json!({
             "id": self.id,
             "message": self.message,
@@ -73,14 +73,14 @@ impl AppError {
 /// A handler's answer before the common headers are added.
 #[derive(Clone, Debug)]
 pub(crate) struct Reply {
-    pub status: u16,
-    pub content_type: String,
-    pub headers: Vec<(String, String)>,
-    pub body: Vec<u8>,
+    pub(crate) status: u16,
+    pub(crate) content_type: String,
+    pub(crate) headers: Vec<(String, String)>,
+    pub(crate) body: Vec<u8>,
 }
 
 impl Reply {
-    pub fn json(v: &Value) -> Reply {
+    pub(crate) fn json(v: &Value) -> Reply {
         let mut body = serde_json::to_vec(v).unwrap_or_default();
         body.push(b'\n');
         Reply {
@@ -91,7 +91,7 @@ impl Reply {
         }
     }
 
-    pub fn raw(status: u16, content_type: &str, body: Vec<u8>) -> Reply {
+    pub(crate) fn raw(status: u16, content_type: &str, body: Vec<u8>) -> Reply {
         Reply {
             status,
             content_type: content_type.into(),
@@ -101,7 +101,7 @@ impl Reply {
     }
 
     /// `HandleEtag`: 304 with no body and the ETag header (`web/context.go`).
-    pub fn not_modified(etag: &str) -> Reply {
+    pub(crate) fn not_modified(etag: &str) -> Reply {
         Reply {
             status: 304,
             content_type: "application/json".into(),
@@ -110,7 +110,7 @@ impl Reply {
         }
     }
 
-    pub fn header(mut self, name: &str, value: &str) -> Reply {
+    pub(crate) fn header(mut self, name: &str, value: &str) -> Reply {
         self.headers.push((name.to_string(), value.to_string()));
         self
     }

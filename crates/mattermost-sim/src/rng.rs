@@ -2,16 +2,16 @@
 
 /// splitmix64: small, fast, good enough to pick ids and shuffle ties.
 #[derive(Clone, Debug)]
-pub struct Rng {
+pub(crate) struct Rng {
     state: u64,
 }
 
 impl Rng {
-    pub fn new(seed: u64) -> Rng {
+    pub(crate) fn new(seed: u64) -> Rng {
         Rng { state: seed }
     }
 
-    pub fn next_u64(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.state;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -20,19 +20,19 @@ impl Rng {
     }
 
     /// A number in `0..n` (0 when n is 0).
-    pub fn below(&mut self, n: u64) -> u64 {
+    pub(crate) fn below(&mut self, n: u64) -> u64 {
         if n == 0 { 0 } else { self.next_u64() % n }
     }
 
-    pub fn chance(&mut self, percent: u64) -> bool {
+    pub(crate) fn chance(&mut self, percent: u64) -> bool {
         self.below(100) < percent
     }
 
-    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+    pub(crate) fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
         &items[self.below(items.len() as u64) as usize]
     }
 
-    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+    pub(crate) fn shuffle<T>(&mut self, items: &mut [T]) {
         for i in (1..items.len()).rev() {
             let j = self.below(i as u64 + 1) as usize;
             items.swap(i, j);
@@ -41,7 +41,7 @@ impl Rng {
 
     /// `ORDER BY key` with no tiebreaker: rows with equal keys come back in an arbitrary order
     /// that differs from one request to the next.
-    pub fn sort_ties_shuffled<T, K: Ord>(&mut self, items: &mut [T], key: impl Fn(&T) -> K) {
+    pub(crate) fn sort_ties_shuffled<T, K: Ord>(&mut self, items: &mut [T], key: impl Fn(&T) -> K) {
         self.shuffle(items);
         items.sort_by_key(|t| key(t));
     }

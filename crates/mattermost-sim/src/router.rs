@@ -9,12 +9,12 @@ use crate::routes::{
 pub(crate) type Handler = fn(&mut Ctx) -> HResult;
 
 pub(crate) struct Route {
-    pub method: &'static str,
+    pub(crate) method: &'static str,
     /// The template as in the OpenAPI spec, e.g. `/api/v4/channels/{channel_id}/posts`.
-    pub template: &'static str,
-    pub handler: Handler,
+    pub(crate) template: &'static str,
+    pub(crate) handler: Handler,
     /// Served without a session (`APIHandler` rather than `APISessionRequired`).
-    pub public: bool,
+    pub(crate) public: bool,
 }
 
 const fn r(method: &'static str, template: &'static str, handler: Handler) -> Route {

@@ -11,13 +11,13 @@ use crate::world::World;
 
 /// What the simulator shares between its connections and the test's [`crate::Sim`] handle.
 pub(crate) struct Shared {
-    pub world: Mutex<World>,
-    pub log: Mutex<Vec<LoggedRequest>>,
-    pub faults: Mutex<Faults>,
-    pub counter: AtomicU64,
-    pub addr: SocketAddr,
+    pub(crate) world: Mutex<World>,
+    pub(crate) log: Mutex<Vec<LoggedRequest>>,
+    pub(crate) faults: Mutex<Faults>,
+    pub(crate) counter: AtomicU64,
+    pub(crate) addr: SocketAddr,
     /// The WebSocket hub (`crate::hub`).
-    pub hub: Mutex<crate::hub::Hub>,
+    pub(crate) hub: Mutex<crate::hub::Hub>,
 }
 
 /// Publishes on the WebSocket what the world recorded as happened (the events of the request just

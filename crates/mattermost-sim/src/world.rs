@@ -50,89 +50,89 @@ const CLOCK_BASE: i64 = 1_600_000_000_000;
 
 #[derive(Clone, Debug)]
 pub(crate) struct Team {
-    pub id: String,
-    pub name: String,
-    pub display_name: String,
-    pub open: bool,
-    pub create_at: i64,
-    pub update_at: i64,
-    pub delete_at: i64,
+    pub(crate) id: String,
+    pub(crate) name: String,
+    pub(crate) display_name: String,
+    pub(crate) open: bool,
+    pub(crate) create_at: i64,
+    pub(crate) update_at: i64,
+    pub(crate) delete_at: i64,
 }
 
 #[derive(Clone, Debug)]
 pub(crate) struct User {
-    pub id: String,
-    pub username: String,
-    pub first_name: String,
-    pub last_name: String,
-    pub nickname: String,
-    pub email: String,
-    pub position: String,
-    pub roles: String,
-    pub is_bot: bool,
-    pub bot_description: String,
-    pub create_at: i64,
-    pub update_at: i64,
-    pub delete_at: i64,
-    pub last_activity_at: i64,
+    pub(crate) id: String,
+    pub(crate) username: String,
+    pub(crate) first_name: String,
+    pub(crate) last_name: String,
+    pub(crate) nickname: String,
+    pub(crate) email: String,
+    pub(crate) position: String,
+    pub(crate) roles: String,
+    pub(crate) is_bot: bool,
+    pub(crate) bot_description: String,
+    pub(crate) create_at: i64,
+    pub(crate) update_at: i64,
+    pub(crate) delete_at: i64,
+    pub(crate) last_activity_at: i64,
     /// `model.User.Props` (`customStatus`, ...): sent when not empty.
-    pub props: std::collections::BTreeMap<String, String>,
+    pub(crate) props: std::collections::BTreeMap<String, String>,
     /// The IANA zone the user chose by hand (`Timezone.manualTimezone`); empty: automatic, none known.
-    pub manual_timezone: String,
+    pub(crate) manual_timezone: String,
     /// `model.User.RemoteId`: the remote cluster of a shared channel's user; sent when set
     /// (`omitempty`).
-    pub remote_id: String,
+    pub(crate) remote_id: String,
 }
 
 impl User {
-    pub fn is_admin(&self) -> bool {
+    pub(crate) fn is_admin(&self) -> bool {
         self.roles.split_whitespace().any(|r| r == "system_admin")
     }
 }
 
 #[derive(Clone, Debug)]
 pub(crate) struct Channel {
-    pub id: String,
-    pub team_id: String,
+    pub(crate) id: String,
+    pub(crate) team_id: String,
     /// "O", "P", "D" or "G".
-    pub kind: &'static str,
-    pub name: String,
-    pub display_name: String,
-    pub header: String,
-    pub purpose: String,
-    pub creator_id: String,
-    pub create_at: i64,
-    pub update_at: i64,
-    pub delete_at: i64,
-    pub last_post_at: i64,
-    pub last_root_post_at: i64,
-    pub total_msg_count: i64,
-    pub total_msg_count_root: i64,
+    pub(crate) kind: &'static str,
+    pub(crate) name: String,
+    pub(crate) display_name: String,
+    pub(crate) header: String,
+    pub(crate) purpose: String,
+    pub(crate) creator_id: String,
+    pub(crate) create_at: i64,
+    pub(crate) update_at: i64,
+    pub(crate) delete_at: i64,
+    pub(crate) last_post_at: i64,
+    pub(crate) last_root_post_at: i64,
+    pub(crate) total_msg_count: i64,
+    pub(crate) total_msg_count_root: i64,
 }
 
 #[derive(Clone, Debug)]
 pub(crate) struct TeamMember {
-    pub team_id: String,
-    pub user_id: String,
-    pub delete_at: i64,
-    pub create_at: i64,
+    pub(crate) team_id: String,
+    pub(crate) user_id: String,
+    pub(crate) delete_at: i64,
+    pub(crate) create_at: i64,
 }
 
 #[derive(Clone, Debug)]
 pub(crate) struct ChannelMember {
-    pub channel_id: String,
-    pub user_id: String,
-    pub last_viewed_at: i64,
-    pub msg_count: i64,
-    pub msg_count_root: i64,
-    pub mention_count: i64,
+    pub(crate) channel_id: String,
+    pub(crate) user_id: String,
+    pub(crate) last_viewed_at: i64,
+    pub(crate) msg_count: i64,
+    pub(crate) msg_count_root: i64,
+    pub(crate) mention_count: i64,
     /// Mentions in root posts only (`IncrementMentionCount` with `isRoot`): the count a client with
     /// collapsed reply threads shows on the channel.
-    pub mention_count_root: i64,
+    pub(crate) mention_count_root: i64,
     /// `NotifyProps["mark_unread"]`: "all", or "mention" for a muted channel.
-    pub mark_unread: &'static str,
-    pub last_update_at: i64,
-    pub admin: bool,
+    pub(crate) mark_unread: &'static str,
+    pub(crate) last_update_at: i64,
+    pub(crate) admin: bool,
 }
 
 /// `SqlPostStore.GetMaxPostSize`: the Postgres `Posts.Message` column is `VARCHAR(65535)`, so
@@ -141,88 +141,88 @@ pub(crate) const MAX_POST_SIZE: usize = 16_383;
 
 #[derive(Clone, Debug)]
 pub(crate) struct Post {
-    pub id: String,
-    pub create_at: i64,
-    pub update_at: i64,
-    pub edit_at: i64,
-    pub delete_at: i64,
-    pub is_pinned: bool,
-    pub user_id: String,
-    pub channel_id: String,
-    pub root_id: String,
-    pub original_id: String,
-    pub message: String,
-    pub kind: String,
-    pub props: Map<String, Value>,
-    pub hashtags: String,
-    pub file_ids: Vec<String>,
-    pub has_reactions: bool,
+    pub(crate) id: String,
+    pub(crate) create_at: i64,
+    pub(crate) update_at: i64,
+    pub(crate) edit_at: i64,
+    pub(crate) delete_at: i64,
+    pub(crate) is_pinned: bool,
+    pub(crate) user_id: String,
+    pub(crate) channel_id: String,
+    pub(crate) root_id: String,
+    pub(crate) original_id: String,
+    pub(crate) message: String,
+    pub(crate) kind: String,
+    pub(crate) props: Map<String, Value>,
+    pub(crate) hashtags: String,
+    pub(crate) file_ids: Vec<String>,
+    pub(crate) has_reactions: bool,
     /// The members SendNotifications counted a mention for when the post was created.
-    pub mentions: Vec<String>,
+    pub(crate) mentions: Vec<String>,
 }
 
 #[derive(Clone, Debug)]
 pub(crate) struct Reaction {
-    pub user_id: String,
-    pub post_id: String,
-    pub channel_id: String,
-    pub emoji_name: String,
-    pub create_at: i64,
+    pub(crate) user_id: String,
+    pub(crate) post_id: String,
+    pub(crate) channel_id: String,
+    pub(crate) emoji_name: String,
+    pub(crate) create_at: i64,
 }
 
 #[derive(Clone, Debug)]
 pub(crate) struct FileInfo {
-    pub id: String,
-    pub creator_id: String,
-    pub post_id: String,
-    pub channel_id: String,
-    pub create_at: i64,
-    pub update_at: i64,
-    pub delete_at: i64,
-    pub name: String,
-    pub extension: String,
-    pub mime_type: String,
-    pub content: Vec<u8>,
+    pub(crate) id: String,
+    pub(crate) creator_id: String,
+    pub(crate) post_id: String,
+    pub(crate) channel_id: String,
+    pub(crate) create_at: i64,
+    pub(crate) update_at: i64,
+    pub(crate) delete_at: i64,
+    pub(crate) name: String,
+    pub(crate) extension: String,
+    pub(crate) mime_type: String,
+    pub(crate) content: Vec<u8>,
 }
 
 #[derive(Clone, Debug)]
 pub(crate) struct ThreadMembership {
-    pub user_id: String,
-    pub post_id: String,
-    pub following: bool,
-    pub last_viewed: i64,
-    pub last_updated: i64,
-    pub unread_mentions: i64,
+    pub(crate) user_id: String,
+    pub(crate) post_id: String,
+    pub(crate) following: bool,
+    pub(crate) last_viewed: i64,
+    pub(crate) last_updated: i64,
+    pub(crate) unread_mentions: i64,
 }
 
 #[derive(Clone, Debug)]
 pub(crate) struct Draft {
-    pub user_id: String,
-    pub channel_id: String,
-    pub root_id: String,
-    pub message: String,
-    pub create_at: i64,
-    pub update_at: i64,
+    pub(crate) user_id: String,
+    pub(crate) channel_id: String,
+    pub(crate) root_id: String,
+    pub(crate) message: String,
+    pub(crate) create_at: i64,
+    pub(crate) update_at: i64,
 }
 
 #[derive(Clone, Debug)]
 pub(crate) struct Emoji {
-    pub id: String,
-    pub creator_id: String,
-    pub name: String,
-    pub create_at: i64,
+    pub(crate) id: String,
+    pub(crate) creator_id: String,
+    pub(crate) name: String,
+    pub(crate) create_at: i64,
 }
 
 #[derive(Clone, Debug)]
 pub(crate) struct Status {
-    pub user_id: String,
-    pub status: String,
-    pub manual: bool,
-    pub last_activity_at: i64,
+    pub(crate) user_id: String,
+    pub(crate) status: String,
+    pub(crate) manual: bool,
+    pub(crate) last_activity_at: i64,
     /// Seconds; set by a timed "dnd".
-    pub dnd_end_time: i64,
+    pub(crate) dnd_end_time: i64,
     /// The status before "dnd" (not sent).
-    pub prev_status: String,
+    pub(crate) prev_status: String,
 }
 
 /// One change the server publishes an event for on its WebSocket (`world/happened.rs`).
@@ -256,35 +256,35 @@ pub(crate) enum Happened {
 }
 
 /// The release the simulated server answers as unless told otherwise: the pinned spec's.
-pub const PINNED_RELEASE: &str = "11.6.0";
+pub(crate) const PINNED_RELEASE: &str = "11.6.0";
 
 /// Server settings the simulated handlers consult.
 #[derive(Clone, Debug)]
 pub(crate) struct Settings {
-    pub enable_custom_emoji: bool,
-    pub allow_synced_drafts: bool,
+    pub(crate) enable_custom_emoji: bool,
+    pub(crate) allow_synced_drafts: bool,
     /// `ServiceSettings.CollapsedThreads`: "always_on" (the server's default), "default_on",
     /// "default_off" or "disabled". Users have no display preferences here, so the default_*
     /// values decide alone (`app/channel.go` IsCRTEnabledForUser).
-    pub collapsed_threads: String,
+    pub(crate) collapsed_threads: String,
     /// `ServiceSettings.ThreadAutoFollow` (default true).
-    pub thread_auto_follow: bool,
+    pub(crate) thread_auto_follow: bool,
     /// `ServiceSettings.EnableOAuthServiceProvider` (default true).
-    pub enable_oauth_service_provider: bool,
+    pub(crate) enable_oauth_service_provider: bool,
     /// `ServiceSettings.EnableDynamicClientRegistration` (default false).
-    pub enable_dynamic_client_registration: bool,
+    pub(crate) enable_dynamic_client_registration: bool,
     /// The release the server answers as (`model.CurrentVersion`, in `X-Version-Id` and the client
     /// config): the pinned spec's by default.
-    pub release: String,
+    pub(crate) release: String,
 }
 
 /// Thread data derived from the posts (the real server keeps it in the Threads table).
 #[derive(Clone, Debug)]
 pub(crate) struct ThreadInfo {
-    pub reply_count: i64,
-    pub last_reply_at: i64,
-    pub participants: Vec<String>,
-    pub delete_at: i64,
+    pub(crate) reply_count: i64,
+    pub(crate) last_reply_at: i64,
+    pub(crate) participants: Vec<String>,
+    pub(crate) delete_at: i64,
 }
 
 /// `app/post.go` `PendingPostIDsCacheSize`: an LRU of this many pending post ids.
@@ -298,51 +298,51 @@ pub(crate) const DEFAULT_MAX_FILE_SIZE: i64 = 100 * 1024 * 1024;
 /// One entry of the pending-post-id cache: the post it made ("" while the first request saves).
 #[derive(Clone, Debug)]
 pub(crate) struct PendingEntry {
-    pub post_id: String,
-    pub expires_at: i64,
-    pub last_used: u64,
+    pub(crate) post_id: String,
+    pub(crate) expires_at: i64,
+    pub(crate) last_used: u64,
 }
 
 /// A user preference other than `flagged_post` (those are the world's saved posts).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Preference {
-    pub user_id: String,
-    pub category: String,
-    pub name: String,
-    pub value: String,
+    pub(crate) user_id: String,
+    pub(crate) category: String,
+    pub(crate) name: String,
+    pub(crate) value: String,
 }
 
 /// A post reminder (`PostReminders` row): `target_time` in seconds, as the client sent it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Reminder {
-    pub user_id: String,
-    pub post_id: String,
-    pub target_time: i64,
+    pub(crate) user_id: String,
+    pub(crate) post_id: String,
+    pub(crate) target_time: i64,
 }
 
 /// Server state the write routes keep beyond the seeded rows: the pending-post-id cache,
 /// preferences, post reminders, team admins, read-only channels, settings and `system-bot`.
 #[derive(Clone, Debug)]
 pub(crate) struct WriteState {
-    pub pending: HashMap<String, PendingEntry>,
-    pub pending_uses: u64,
-    pub pending_ttl_ms: i64,
-    pub preferences: Vec<Preference>,
-    pub reminders: Vec<Reminder>,
+    pub(crate) pending: HashMap<String, PendingEntry>,
+    pub(crate) pending_uses: u64,
+    pub(crate) pending_ttl_ms: i64,
+    pub(crate) preferences: Vec<Preference>,
+    pub(crate) reminders: Vec<Reminder>,
     /// (team id, user id) of `team_admin` members.
-    pub team_admins: Vec<(String, String)>,
+    pub(crate) team_admins: Vec<(String, String)>,
     /// Channels whose members may not post (moderation: `create_post` off for members).
-    pub read_only: HashSet<String>,
+    pub(crate) read_only: HashSet<String>,
     /// `FileSettings.MaxFileSize`.
-    pub max_file_size: i64,
+    pub(crate) max_file_size: i64,
     /// `FileSettings.EnableFileAttachments`.
-    pub enable_file_attachments: bool,
+    pub(crate) enable_file_attachments: bool,
     /// `TeamSettings.EnableCustomUserStatuses`.
-    pub enable_custom_user_statuses: bool,
+    pub(crate) enable_custom_user_statuses: bool,
     /// `ServiceSettings.ExperimentalEnableDefaultChannelLeaveJoinMessages` (default true).
-    pub default_channel_join_leave_messages: bool,
+    pub(crate) default_channel_join_leave_messages: bool,
     /// The user id of `system-bot`, once it exists.
-    pub system_bot: Option<String>,
+    pub(crate) system_bot: Option<String>,
 }
 
 impl Default for WriteState {
@@ -367,57 +367,57 @@ impl Default for WriteState {
 /// An incoming webhook (`IncomingWebhooks` row).
 #[derive(Clone, Debug)]
 pub(crate) struct IncomingHook {
-    pub id: String,
-    pub create_at: i64,
-    pub update_at: i64,
-    pub delete_at: i64,
-    pub user_id: String,
-    pub channel_id: String,
-    pub team_id: String,
-    pub display_name: String,
-    pub description: String,
-    pub channel_locked: bool,
+    pub(crate) id: String,
+    pub(crate) create_at: i64,
+    pub(crate) update_at: i64,
+    pub(crate) delete_at: i64,
+    pub(crate) user_id: String,
+    pub(crate) channel_id: String,
+    pub(crate) team_id: String,
+    pub(crate) display_name: String,
+    pub(crate) description: String,
+    pub(crate) channel_locked: bool,
 }
 
 /// An outgoing webhook (`OutgoingWebhooks` row).
 #[derive(Clone, Debug)]
 pub(crate) struct OutgoingHook {
-    pub id: String,
-    pub create_at: i64,
-    pub update_at: i64,
-    pub delete_at: i64,
-    pub creator_id: String,
-    pub channel_id: String,
-    pub team_id: String,
-    pub display_name: String,
-    pub trigger_words: Vec<String>,
-    pub callback_urls: Vec<String>,
+    pub(crate) id: String,
+    pub(crate) create_at: i64,
+    pub(crate) update_at: i64,
+    pub(crate) delete_at: i64,
+    pub(crate) creator_id: String,
+    pub(crate) channel_id: String,
+    pub(crate) team_id: String,
+    pub(crate) display_name: String,
+    pub(crate) trigger_words: Vec<String>,
+    pub(crate) callback_urls: Vec<String>,
 }
 
 /// A channel bookmark of type `link` (`ChannelBookmarks` row).
 #[derive(Clone, Debug)]
 pub(crate) struct Bookmark {
-    pub id: String,
-    pub create_at: i64,
-    pub update_at: i64,
-    pub delete_at: i64,
-    pub channel_id: String,
-    pub owner_id: String,
-    pub display_name: String,
-    pub sort_order: i64,
-    pub link_url: String,
+    pub(crate) id: String,
+    pub(crate) create_at: i64,
+    pub(crate) update_at: i64,
+    pub(crate) delete_at: i64,
+    pub(crate) channel_id: String,
+    pub(crate) owner_id: String,
+    pub(crate) display_name: String,
+    pub(crate) sort_order: i64,
+    pub(crate) link_url: String,
 }
 
 /// What the integration routes keep.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Integrations {
-    pub incoming: Vec<IncomingHook>,
-    pub outgoing: Vec<OutgoingHook>,
-    pub bookmarks: Vec<Bookmark>,
+    pub(crate) incoming: Vec<IncomingHook>,
+    pub(crate) outgoing: Vec<OutgoingHook>,
+    pub(crate) bookmarks: Vec<Bookmark>,
     /// (bot user id, owner user id).
-    pub bot_owners: Vec<(String, String)>,
+    pub(crate) bot_owners: Vec<(String, String)>,
     /// A licence is installed (an Enterprise or Professional server).
-    pub licensed: bool,
+    pub(crate) licensed: bool,
 }
 
 /// The simulated Mattermost's data. Build one with [`World::new`] and the seeding methods, or take

@@ -69,9 +69,9 @@ pub fn operations(old: &Surface, new: &Surface) -> OperationChanges {
     out
 }
 
-/// The name the tool table gives a parameter: path and query parameters by name, body fields as
+/// The name a tool's declaration gives a parameter: path and query parameters by name, body fields as
 /// `body.<field>`, a body that is not an object as `body`.
-pub fn table_name(p: &Param) -> String {
+pub fn declared_name(p: &Param) -> String {
     match p.location {
         Location::Body if p.name == WHOLE_BODY => "body".to_string(),
         Location::Body => format!("body.{}", p.name),
@@ -107,9 +107,9 @@ impl ParamChange {
     /// The parameter's table name.
     pub fn name(&self) -> String {
         match self {
-            ParamChange::Added(p) | ParamChange::Removed(p) => table_name(p),
+            ParamChange::Added(p) | ParamChange::Removed(p) => declared_name(p),
             ParamChange::Retyped { after, .. } | ParamChange::Requirement { after, .. } => {
-                table_name(after)
+                declared_name(after)
             }
         }
     }
@@ -121,13 +121,13 @@ pub fn params(old: &Operation, new: &Operation) -> Vec<ParamChange> {
     let index = |op: &Operation| -> BTreeMap<String, Param> {
         op.params
             .iter()
-            .map(|p| (table_name(p), p.clone()))
+            .map(|p| (declared_name(p), p.clone()))
             .collect()
     };
     let (before, after) = (index(old), index(new));
     let mut out = Vec::new();
     for p in &old.params {
-        let name = table_name(p);
+        let name = declared_name(p);
         match after.get(&name) {
             None => out.push(ParamChange::Removed(p.clone())),
             Some(a) if a.ty != p.ty => out.push(ParamChange::Retyped {
@@ -142,7 +142,7 @@ pub fn params(old: &Operation, new: &Operation) -> Vec<ParamChange> {
         }
     }
     for p in &new.params {
-        if !before.contains_key(&table_name(p)) {
+        if !before.contains_key(&declared_name(p)) {
             out.push(ParamChange::Added(p.clone()));
         }
     }

@@ -28,27 +28,28 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// What the tool table uses of the pinned spec, committed as `spec/table-uses.json` so that a build
-/// against another release can be checked before anything is generated (the pinned file may not be at
-/// hand then). A test keeps it equal to the table.
+/// What the tools use of the pinned spec, committed as `spec/table-uses.json` (a name from when the
+/// tools' declarations were one table) so that a build against another release can be checked before
+/// anything is generated (the pinned file may not be at hand then). A test keeps it equal to what the
+/// tools declare.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TableUses {
     /// The pinned spec's file name.
     pub pinned: String,
-    /// One per tool and operation it calls, in the table's order.
+    /// One per tool and operation it calls, in the inventory's order.
     pub uses: Vec<Use>,
     /// The operations the uses name, as the repaired pinned spec defines them.
     pub operations: Surface,
 }
 
-/// What one tool sends to one operation: the table's parameter names (`before`, `body.terms`, `body`).
+/// What one tool sends to one operation: its declaration's parameter names (`before`, `body.terms`, `body`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Use {
     /// The tool's name, as MCP clients see it (`read_channel`).
     pub tool: String,
     /// The operationId it calls (`GetPostsForChannel`).
     pub operation: String,
-    /// The parameters its row sends, by table name: path and query parameters by name, body fields
+    /// The parameters its declaration sends, by their declared names: path and query parameters by name, body fields
     /// as `body.<field>`, a body that is not an object as `body`.
     pub sends: Vec<String>,
 }
@@ -74,10 +75,11 @@ pub struct Baseline {
 pub enum Kind {
     /// A tool calls an operation this spec does not have, and no repair supplies it.
     Missing,
-    /// A tool calls an operation that changed in a way its row and code must follow.
+    /// A tool calls an operation that changed in a way its declaration and code must follow.
     Changed,
-    /// A parameter the tools' rows must account for (new, gone): the tests hold every row to it.
-    Rows,
+    /// A parameter the tools' declarations must account for (new, gone): the tests hold every
+    /// declaration to it.
+    Parameters,
     /// An undocumented parameter's override no longer fits (its operation is gone).
     OverrideBroken,
     /// An undocumented parameter is now documented: its override can go.
@@ -106,10 +108,10 @@ impl Kind {
                 "MISSING: operations a tool calls that this spec does not have. Change the tool (another operation, or leave the release unsupported) before building against it."
             }
             Kind::Changed => {
-                "CHANGED: operations a tool calls whose id, method, path, parameters or body fields differ. Update the tool's file in src/tools/<toolset>/ (its row and its code) to match."
+                "CHANGED: operations a tool calls whose id, method, path, parameters or body fields differ. Update the tool's file in src/tools/<toolset>/ (its declaration and its code) to match."
             }
-            Kind::Rows => {
-                "ROWS: parameters the tools' rows must account for (the governance tests hold each row to every parameter of its operation). Set, fix, page or omit each one in the tool's file in src/tools/<toolset>/."
+            Kind::Parameters => {
+                "PARAMETERS: parameters the tools' declarations must account for (the governance tests hold each declaration to every parameter of its operation). Set, fix, page or omit each one in the tool's file in src/tools/<toolset>/."
             }
             Kind::OverrideBroken => {
                 "OVERRIDE BROKEN: undocumented parameters whose operation is gone. Fix or delete the file in overrides/parameters/."
@@ -156,7 +158,7 @@ impl Kind {
 
     /// Whether a person has to change something before the tests pass against this spec.
     pub fn needs_a_person(self) -> bool {
-        self.blocks() || self == Kind::Rows
+        self.blocks() || self == Kind::Parameters
     }
 }
 
@@ -218,7 +220,7 @@ pub struct Report {
 }
 
 impl Report {
-    /// True when the table can be built against the spec.
+    /// True when the tools can be built against the spec.
     pub fn buildable(&self) -> bool {
         !self.findings.iter().any(|f| f.kind.blocks())
     }
@@ -230,7 +232,7 @@ impl Report {
 
     /// The report as `spec-check` prints it: a heading naming `other` (the compared spec) and
     /// `pinned`, the summary, each kind's heading with its lines, and a last `RESULT:` line saying
-    /// whether the table can be built against `other`.
+    /// whether the tools can be built against `other`.
     pub fn render(&self, other: &str, pinned: &str) -> String {
         let mut out = format!(
             "spec-check: {other}\n  compared with the pinned {pinned}, for the operations the tools call and the gateway reaches\n\n"
@@ -251,9 +253,9 @@ impl Report {
             out.push('\n');
         }
         out.push_str(if self.buildable() {
-            "RESULT: the table can be built against this spec.\n"
+            "RESULT: the tools can be built against this spec.\n"
         } else {
-            "RESULT: the table cannot be built against this spec until the items above marked MISSING, CHANGED, OVERRIDE BROKEN, NOW DOCUMENTED or REPAIR are handled.\n"
+            "RESULT: the tools cannot be built against this spec until the items above marked MISSING, CHANGED, OVERRIDE BROKEN, NOW DOCUMENTED or REPAIR are handled.\n"
         });
         out
     }
@@ -422,7 +424,7 @@ pub fn compare_with(base: &Baseline, other: &Value, overrides: &Overrides) -> Re
                         Finding::new(
                             Kind::Changed,
                             format!(
-                                "{id} is {}{RENAMED} {} {}): use the new id in the rows of {tools}",
+                                "{id} is {}{RENAMED} {} {}): use the new id in the declarations of {tools}",
                                 o.id, p.method, o.path
                             ),
                         )
@@ -625,9 +627,9 @@ fn parameters(
         let names: Vec<String> = new_optional.iter().map(|n| format!("`{n})")).collect();
         report.findings.push(
             Finding::new(
-                Kind::Rows,
+                Kind::Parameters,
                 format!(
-                    "{id}: new optional {} {}; account for {} in the rows of {tools}",
+                    "{id}: new optional {} {}; account for {} in the declarations of {tools}",
                     if new_optional.len() == 1 {
                         "parameter"
                     } else {
@@ -647,9 +649,9 @@ fn parameters(
     if !gone_unsent.is_empty() {
         report.findings.push(
             Finding::new(
-                Kind::Rows,
+                Kind::Parameters,
                 format!(
-                    "{id}: {} not in this spec; remove {} from the rows of {tools}",
+                    "{id}: {} not in this spec; remove {} from the declarations of {tools}",
                     list(&gone_unsent),
                     if gone_unsent.len() == 1 { "it" } else { "them" }
                 ),

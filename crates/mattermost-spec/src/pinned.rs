@@ -256,8 +256,8 @@ fn load_other(
             "{path} is not the pinned Mattermost spec: its sha256 is {sha}, the pinned `{file}` (release \
              {release}) has {pinned}.\n\
              Unset {ENV_PATH} to build from the committed copy, or, to build against this release on \
-             purpose, set {ENV_SHA256}={sha} (see spec/README.md: the build then checks the tool table \
-             against it first).",
+             purpose, set {ENV_SHA256}={sha} (see spec/README.md: the build then checks what the tools \
+             use against it first).",
             path = path.display(),
             file = pin.file,
             release = pin.release,

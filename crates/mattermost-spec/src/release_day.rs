@@ -183,7 +183,7 @@ pub fn heading_word(kind: Kind) -> &'static str {
     match kind {
         Kind::Missing => "MISSING",
         Kind::Changed => "CHANGED",
-        Kind::Rows => "ROWS",
+        Kind::Parameters => "PARAMETERS",
         Kind::OverrideBroken => "OVERRIDE BROKEN",
         Kind::NowDocumented => "NOW DOCUMENTED",
         Kind::RepairRetired => "REPAIR RETIRED",

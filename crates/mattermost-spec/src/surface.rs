@@ -1,6 +1,6 @@
 //! The surface of a spec: every operation with its method, path, parameters (path, query and the
-//! top-level fields of a JSON body), success statuses and response shape. This is what the tool table
-//! is checked against and what `spec-check` compares between releases.
+//! top-level fields of a JSON body), success statuses and response shape. This is what the tools'
+//! declarations are checked against and what `spec-check` compares between releases.
 
 use crate::document::{METHODS, resolve};
 use serde::{Deserialize, Serialize};
@@ -20,7 +20,7 @@ pub enum Location {
 }
 
 impl Location {
-    /// The spec's spelling (`path`, `query`) and `body`, as the tool table and reports write it.
+    /// The spec's spelling (`path`, `query`) and `body`, as the tools' declarations and reports write it.
     pub fn as_str(self) -> &'static str {
         match self {
             Location::Path => "path",

@@ -39,7 +39,7 @@ fn clean(path: &Path) {
         text.contains("OPERATIONS: ") && text.contains(" 0 added") && text.contains(" 0 removed"),
         "{text}"
     );
-    assert!(text.contains("RESULT: the table can be built"), "{text}");
+    assert!(text.contains("RESULT: the tools can be built"), "{text}");
 }
 
 #[test]
@@ -102,7 +102,7 @@ fn the_report_on_the_rehearsal_spec_names_every_change_once_with_the_tools_and_t
         assert_eq!(found.len(), 1, "one {kind:?} line with {needle}:\n{text}");
         found[0].to_string()
     };
-    let posts = line(Kind::Rows, "GetPostsForChannel");
+    let posts = line(Kind::Parameters, "GetPostsForChannel");
     assert!(
         posts.contains("`type`") && posts.contains("read_channel") && posts.contains("read_unread"),
         "{posts}"
@@ -124,7 +124,7 @@ fn the_report_on_the_rehearsal_spec_names_every_change_once_with_the_tools_and_t
         user_id.contains("`body.user_id`") && user_id.contains("save_draft"),
         "{user_id}"
     );
-    let fields = line(Kind::Rows, "UpsertDraft");
+    let fields = line(Kind::Parameters, "UpsertDraft");
     assert!(
         fields.contains("`body.props`") && fields.contains("`body.type`"),
         "{fields}"

@@ -11,12 +11,12 @@ use rmcp::transport::streamable_http_server::session::SessionStore;
 use std::sync::Arc;
 
 /// This instance alone, with the session directory if one is set.
-pub struct Local {
+pub(crate) struct Local {
     dir: Option<Arc<DirStore>>,
 }
 
 impl Local {
-    pub fn new(dir: Option<DirStore>) -> Local {
+    pub(crate) fn new(dir: Option<DirStore>) -> Local {
         Local {
             dir: dir.map(Arc::new),
         }
@@ -25,7 +25,7 @@ impl Local {
 
 /// A person's limits in this instance: one request from their bucket, and for a call a permit of
 /// their semaphore.
-pub fn admit_here(person: &Person, call: bool) -> Result<Option<CallSlot>, Over> {
+pub(crate) fn admit_here(person: &Person, call: bool) -> Result<Option<CallSlot>, Over> {
     person.limits.take_request()?;
     if call {
         return Ok(Some(CallSlot::new(person.limits.take_call()?)));

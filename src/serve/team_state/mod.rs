@@ -6,10 +6,10 @@
 //! they carry everything they continue, and the person they were made for is checked from the
 //! cursor itself.
 
-pub mod local;
-pub mod redis_store;
-pub mod session_dir;
-pub mod store;
+pub(crate) mod local;
+pub(crate) mod redis_store;
+pub(crate) mod session_dir;
+pub(crate) mod store;
 
 use crate::serve::settings::HttpSettings;
 use std::sync::Arc;
@@ -17,7 +17,7 @@ use std::time::Duration;
 use store::TeamState;
 
 /// The store the settings ask for.
-pub fn open(
+pub(crate) fn open(
     settings: &HttpSettings,
     mattermost_url: &str,
     budget: Duration,

@@ -44,13 +44,13 @@ const CALL_HELD_BEYOND_BUDGET: Duration = Duration::from_secs(30);
 
 /// What the limits are.
 #[derive(Clone, Copy, Debug)]
-pub struct Limits {
-    pub per_minute: u32,
-    pub concurrency: usize,
+pub(crate) struct Limits {
+    pub(crate) per_minute: u32,
+    pub(crate) concurrency: usize,
     /// The longest a call may run (`MATTERMOST_CALL_BUDGET_SECS`).
-    pub budget: Duration,
+    pub(crate) budget: Duration,
     /// How long a token's verdict is trusted (`MATTERMOST_MCP_TOKEN_CHECK_SECS`).
-    pub check_every: Duration,
+    pub(crate) check_every: Duration,
 }
 
 /// Since when Redis has not answered, and why.
@@ -75,16 +75,16 @@ struct Inner {
 }
 
 /// The team's state in Redis.
-pub struct RedisState(Arc<Inner>);
+pub(crate) struct RedisState(Arc<Inner>);
 
 /// rmcp's external session store in Redis.
-pub struct RedisSessions(Arc<Inner>);
+pub(crate) struct RedisSessions(Arc<Inner>);
 
 /// 2026-07-28 answers shared in Redis.
-pub struct RedisAnswers(Arc<Inner>);
+pub(crate) struct RedisAnswers(Arc<Inner>);
 
 /// The URL with its password replaced, to quote in an error.
-pub fn redacted(url: &str) -> String {
+pub(crate) fn redacted(url: &str) -> String {
     match url::Url::parse(url.trim()) {
         Ok(mut u) if u.password().is_some() => {
             let _ = u.set_password(Some("REDACTED"));
@@ -98,7 +98,11 @@ pub fn redacted(url: &str) -> String {
 impl RedisState {
     /// Prepares the connection (made on first use, so a Redis that is down at start only means
     /// each instance works alone until it answers). An address that is not one stops the server.
-    pub fn open(url: &str, mattermost_url: &str, limits: Limits) -> Result<RedisState, String> {
+    pub(crate) fn open(
+        url: &str,
+        mattermost_url: &str,
+        limits: Limits,
+    ) -> Result<RedisState, String> {
         let refused = |why: String| {
             format!(
                 "{}={:?} is not accepted: {why}. Give redis://[:PASSWORD@]HOST[:PORT][/DB], e.g. \
@@ -138,7 +142,7 @@ impl RedisState {
     }
 
     /// Where Redis is, without any password.
-    pub fn store(&self) -> &str {
+    pub(crate) fn store(&self) -> &str {
         &self.0.store
     }
 }

@@ -11,12 +11,12 @@ use rmcp::transport::streamable_http_server::session::{
 use std::path::PathBuf;
 
 /// rmcp's external session store, on a shared directory, and the sessions' owners beside it.
-pub struct DirStore {
+pub(crate) struct DirStore {
     dir: PathBuf,
 }
 
 impl DirStore {
-    pub fn new(dir: PathBuf) -> Result<DirStore, String> {
+    pub(crate) fn new(dir: PathBuf) -> Result<DirStore, String> {
         std::fs::create_dir_all(&dir).map_err(|e| {
             format!(
                 "{}={} cannot be made or used: {e}. Give a directory this server may write, shared by every \
@@ -55,7 +55,7 @@ impl DirStore {
     }
 
     /// Records the owner of a session.
-    pub async fn record_owner(&self, session_id: &str, owner: Key) -> Result<(), String> {
+    pub(crate) async fn record_owner(&self, session_id: &str, owner: Key) -> Result<(), String> {
         let file = self.path(session_id, "owner");
         tokio::fs::write(&file, owner.hex())
             .await
@@ -63,7 +63,7 @@ impl DirStore {
     }
 
     /// The owner of a session in hex, if recorded.
-    pub async fn owner_of(&self, session_id: &str) -> Result<Option<String>, String> {
+    pub(crate) async fn owner_of(&self, session_id: &str) -> Result<Option<String>, String> {
         let file = self.path(session_id, "owner");
         match tokio::fs::read_to_string(&file).await {
             Ok(owner) => Ok(Some(owner.trim().to_string())),

@@ -15,10 +15,10 @@ use std::time::Duration;
 
 /// How long a 2025-11-25 session is kept in a shared store from its start: sessions their clients
 /// forgot (rmcp removes a stored session only when the client ends it) are cleared after this.
-pub const SESSION_KEPT_FOR: Duration = Duration::from_secs(24 * 3600);
+pub(crate) const SESSION_KEPT_FOR: Duration = Duration::from_secs(24 * 3600);
 
 /// The name a session is stored under: the SHA-256 of its id, in hex.
-pub fn session_name(session_id: &str) -> String {
+pub(crate) fn session_name(session_id: &str) -> String {
     Sha256::digest(session_id.as_bytes())
         .iter()
         .map(|b| format!("{b:02x}"))
@@ -27,12 +27,12 @@ pub fn session_name(session_id: &str) -> String {
 
 /// A place for one running call, held until the call's response is sent; dropping it frees the
 /// place (a permit of this instance, or the call's entry in the shared store).
-pub struct CallSlot {
+pub(crate) struct CallSlot {
     _held: Box<dyn Send + Sync>,
 }
 
 impl CallSlot {
-    pub fn new(held: impl Send + Sync + 'static) -> CallSlot {
+    pub(crate) fn new(held: impl Send + Sync + 'static) -> CallSlot {
         CallSlot {
             _held: Box::new(held),
         }
@@ -42,7 +42,7 @@ impl CallSlot {
 /// What Mattermost said of a token (GET /users/me), shared for the token check interval.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// It accepted the token: whose it is (their user id and username, nothing else of theirs).
     Confirmed { user_id: String, username: String },
     /// It refused the token, with this error id.
@@ -51,14 +51,14 @@ pub enum Verdict {
 
 /// A verdict and how long ago it was given.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Known {
-    pub verdict: Verdict,
-    pub age: Duration,
+pub(crate) struct Known {
+    pub(crate) verdict: Verdict,
+    pub(crate) age: Duration,
 }
 
 /// How the store is, for `/readyz`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Health {
+pub(crate) enum Health {
     /// Nothing is shared but through the session directory, if one is set: nothing to reach.
     Local,
     /// The shared store answers.
@@ -69,7 +69,7 @@ pub enum Health {
 
 /// The state a team's instances share.
 #[async_trait::async_trait]
-pub trait TeamState: Send + Sync {
+pub(crate) trait TeamState: Send + Sync {
     /// Whether the store answers.
     async fn health(&self) -> Health;
 

@@ -34,7 +34,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 /// The parameters of the operation.
-pub const PARAMS: Arg = Arg {
+pub(crate) const PARAMS: Arg = Arg {
     name: "params",
     kind: Kind::Object { max: 65_536 },
     required: false,
@@ -42,7 +42,7 @@ pub const PARAMS: Arg = Arg {
     shapes: Some("the operation's parameters, checked against it before anything is sent"),
 };
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "call_operation",
     title: "Call a Mattermost API operation",
     description: "Sends one operation (from find_operations) as you, its params checked first; lists and large \
@@ -81,7 +81,7 @@ pub(super) struct Args {
 
 /// The call's plan: exactly the operation it names, writing when that operation writes. An unknown or
 /// uncallable operation is refused here, before anything is sent.
-pub fn plan(args: &Map<String, Value>) -> Result<Plan, ToolError> {
+pub(crate) fn plan(args: &Map<String, Value>) -> Result<Plan, ToolError> {
     let name = args.get("operation").and_then(Value::as_str).unwrap_or("");
     let e = callable(name)?;
     Ok(Plan {

@@ -15,7 +15,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "describe_operation",
     title: "Describe a Mattermost API operation",
     description: "One operation whole: its parameters (name, in, type, required, enum), body fields and a sample, \
@@ -37,98 +37,98 @@ struct Args {
 
 /// A path, query or header parameter.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct ParamInfo {
-    pub name: String,
+pub(crate) struct ParamInfo {
+    pub(crate) name: String,
     /// `path`, `query` or `header`.
     #[serde(rename = "in")]
-    pub location: String,
+    pub(crate) location: String,
     /// The type in words (`an integer (int64) from 0`).
     #[serde(rename = "type")]
-    pub ty: String,
-    pub required: bool,
+    pub(crate) ty: String,
+    pub(crate) required: bool,
     #[serde(rename = "enum", default, skip_serializing_if = "Vec::is_empty")]
-    pub enum_values: Vec<Value>,
+    pub(crate) enum_values: Vec<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub default: Option<Value>,
+    pub(crate) default: Option<Value>,
     /// The file of `overrides/parameters/` that declares it, when the spec does not document it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub undocumented: Option<String>,
+    pub(crate) undocumented: Option<String>,
 }
 
 /// The request body: its media type, type, top-level fields and a minimal sample.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct BodyInfo {
-    pub media: String,
-    pub required: bool,
+pub(crate) struct BodyInfo {
+    pub(crate) media: String,
+    pub(crate) required: bool,
     #[serde(rename = "type")]
-    pub ty: String,
+    pub(crate) ty: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub fields: Vec<ParamInfo>,
+    pub(crate) fields: Vec<ParamInfo>,
     /// A minimal body the schema accepts (required fields, placeholder values).
-    pub sample: Value,
+    pub(crate) sample: Value,
 }
 
 /// How the operation pages, and how `call_operation` pages it.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct PagingInfo {
-    pub kind: String,
+pub(crate) struct PagingInfo {
+    pub(crate) kind: String,
     /// Its paging parameters (`page`, `per_page`, `body.cursor`, ...).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub params: Vec<String>,
+    pub(crate) params: Vec<String>,
     /// What is known to be odd about it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+    pub(crate) note: Option<String>,
     /// How call_operation pages its answer.
-    pub call_operation: String,
+    pub(crate) call_operation: String,
 }
 
 /// Where an `outside` operation makes Mattermost reach.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Reaches {
+pub(crate) struct Reaches {
     /// The parameters that hold the address (`url`, `body.site_url`, `body`).
-    pub params: Vec<String>,
+    pub(crate) params: Vec<String>,
     /// What Mattermost does with it, from its source.
-    pub how: String,
+    pub(crate) how: String,
 }
 
 /// One operation, described.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Described {
-    pub operation: String,
-    pub method: String,
-    pub path: String,
-    pub tags: Vec<String>,
+pub(crate) struct Described {
+    pub(crate) operation: String,
+    pub(crate) method: String,
+    pub(crate) path: String,
+    pub(crate) tags: Vec<String>,
     /// `read`, `write` or `outside` (a write, an outside one included, asks the person first and needs
     /// writes allowed).
-    pub access: String,
+    pub(crate) access: String,
     /// Why it is classed so.
-    pub access_rule: String,
+    pub(crate) access_rule: String,
     /// For an `outside` operation: the parameters holding the address Mattermost reaches, and what it
     /// does with it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub reaches: Option<Reaches>,
+    pub(crate) reaches: Option<Reaches>,
     /// It needs a system administrator.
-    pub admin_only: bool,
+    pub(crate) admin_only: bool,
     /// The permissions the spec names: `required`, and `conditional` (alternatives, conditions).
-    pub permissions: Value,
-    pub params: Vec<ParamInfo>,
+    pub(crate) permissions: Value,
+    pub(crate) params: Vec<ParamInfo>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub body: Option<BodyInfo>,
+    pub(crate) body: Option<BodyInfo>,
     /// The success answer: `kind` (object, array, scalar, binary, no_content, ...), its `schema`, the
     /// statuses.
-    pub answer: Value,
-    pub paging: PagingInfo,
+    pub(crate) answer: Value,
+    pub(crate) paging: PagingInfo,
     /// Tools of this server that already do it: prefer them.
-    pub covered_by: Vec<String>,
+    pub(crate) covered_by: Vec<String>,
     /// call_operation's `params` for it, with placeholders for what you must fill in.
-    pub example: Value,
+    pub(crate) example: Value,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub since: Option<String>,
+    pub(crate) since: Option<String>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub deprecated: bool,
+    pub(crate) deprecated: bool,
     /// Why call_operation cannot send it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub not_callable: Option<String>,
+    pub(crate) not_callable: Option<String>,
 }
 
 fn type_words(t: &TypeInfo) -> String {
@@ -161,7 +161,7 @@ fn placeholder(name: &str, t: &TypeInfo) -> Value {
 }
 
 /// `call_operation`'s params for `e`: every required parameter, and the sample body.
-pub fn example(e: &Entry) -> Value {
+pub(crate) fn example(e: &Entry) -> Value {
     let mut params = Map::new();
     for p in e.params.iter().filter(|p| p.required) {
         params.insert(p.name.clone(), placeholder(&p.name, &p.schema));
@@ -173,7 +173,7 @@ pub fn example(e: &Entry) -> Value {
 }
 
 /// An operation, described.
-pub fn describe(e: &Entry, covering: &Covering) -> Described {
+pub(crate) fn describe(e: &Entry, covering: &Covering) -> Described {
     let params = e
         .params
         .iter()

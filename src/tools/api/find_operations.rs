@@ -14,7 +14,7 @@ use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "find_operations",
     title: "Find Mattermost API operations",
     description: "Searches every Mattermost REST operation by words of its id, path or tag (\"incoming webhooks\", \
@@ -45,29 +45,29 @@ struct Args {
 
 /// One operation found.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct FoundOperation {
-    pub operation: String,
-    pub method: String,
-    pub path: String,
-    pub tag: String,
+pub(crate) struct FoundOperation {
+    pub(crate) operation: String,
+    pub(crate) method: String,
+    pub(crate) path: String,
+    pub(crate) tag: String,
     /// `read`, `write`, or `outside` (a write that makes Mattermost reach an address given in the call).
-    pub access: String,
+    pub(crate) access: String,
     /// How Mattermost pages it (`none`, `page_per_page`, `whole_list`, ...).
-    pub paging: String,
+    pub(crate) paging: String,
     /// It needs a system administrator.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub admin_only: bool,
+    pub(crate) admin_only: bool,
     /// Tools of this server that already do it: prefer them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub covered_by: Vec<String>,
+    pub(crate) covered_by: Vec<String>,
     /// Why call_operation cannot send it (a multipart upload).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub not_callable: Option<String>,
+    pub(crate) not_callable: Option<String>,
 }
 
 /// The words of a name: split at anything not a letter or digit and where a lowercase letter or digit
 /// meets an uppercase one (`GetOAuthApps` → get, o, auth, apps), lowercased.
-pub fn words(text: &str) -> Vec<String> {
+pub(crate) fn words(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for part in text.split(|c: char| !c.is_ascii_alphanumeric()) {
         let chars: Vec<char> = part.chars().collect();
@@ -118,13 +118,13 @@ fn searchable(e: &Entry) -> (Vec<String>, Vec<String>) {
 }
 
 /// A query as the ranking reads it: its words, and the operation it spells whole, if any.
-pub struct Query {
+pub(crate) struct Query {
     words: Vec<String>,
     spelled: Option<&'static str>,
 }
 
 impl Query {
-    pub fn new(text: &str) -> Query {
+    pub(crate) fn new(text: &str) -> Query {
         Query {
             words: words(text),
             spelled: operations::catalog()
@@ -137,7 +137,7 @@ impl Query {
 /// How well an operation matches the query's words: how many of them it has, then how many exactly
 /// anywhere, then exactly in its id, then by stem; the query spelling the id wins outright. Zero: no
 /// word matches.
-pub fn rank(e: &Entry, query: &Query) -> i64 {
+pub(crate) fn rank(e: &Entry, query: &Query) -> i64 {
     let wanted = &query.words;
     if wanted.is_empty() {
         return 0;
@@ -163,7 +163,7 @@ pub fn rank(e: &Entry, query: &Query) -> i64 {
 }
 
 /// An operation as `find_operations` lists it.
-pub fn found(e: &Entry, covering: &Covering) -> FoundOperation {
+pub(crate) fn found(e: &Entry, covering: &Covering) -> FoundOperation {
     FoundOperation {
         operation: e.id.clone(),
         method: e.method.clone(),

@@ -5,9 +5,9 @@
 //! asked as the writing tools ask. What they share is here: the operation argument, naming an
 //! operation in any spelling, and which offered tools already cover an operation.
 
-pub mod call_operation;
-pub mod describe_operation;
-pub mod find_operations;
+pub(crate) mod call_operation;
+pub(crate) mod describe_operation;
+pub(crate) mod find_operations;
 mod params;
 mod request;
 mod walks;
@@ -19,7 +19,7 @@ use crate::mattermost::operations::{self, Access, Entry, PagingKind};
 use crate::tool::Tool;
 
 /// The operation a describing or calling tool takes.
-pub const OPERATION: Arg = Arg {
+pub(crate) const OPERATION: Arg = Arg {
     name: "operation",
     kind: Kind::Text { max: 100 },
     required: true,
@@ -29,7 +29,7 @@ pub const OPERATION: Arg = Arg {
 
 /// The catalog's entry for `name` (its id or any spelling of it), callable or not; an unknown name
 /// is refused with the closest ids.
-pub fn entry(name: &str) -> Result<&'static Entry, ToolError> {
+pub(crate) fn entry(name: &str) -> Result<&'static Entry, ToolError> {
     operations::catalog().resolve(name).ok_or_else(|| {
         let suggestions = operations::catalog().suggest(name);
         let hint = if suggestions.is_empty() {
@@ -49,15 +49,10 @@ pub fn entry(name: &str) -> Result<&'static Entry, ToolError> {
     })
 }
 
-/// `GET`, `POST`, ... and the path template: how an operation is shown.
-pub fn request_line(e: &Entry) -> String {
-    format!("{} {}", e.method, e.path)
-}
-
 /// How the gateway classes an operation, as its tools show it: `read`, `write`, or `outside` (a write
 /// that makes Mattermost connect, send or send a browser to an address given in the call: asked like
 /// every write, and its question shows the address).
-pub fn access_word(e: &Entry) -> &'static str {
+pub(crate) fn access_word(e: &Entry) -> &'static str {
     match (e.access, &e.outside) {
         (_, Some(_)) => "outside",
         (Access::Read, None) => "read",
@@ -66,7 +61,7 @@ pub fn access_word(e: &Entry) -> &'static str {
 }
 
 /// Whether the spec or the server's source says the operation needs a system administrator.
-pub fn admin_only(e: &Entry) -> bool {
+pub(crate) fn admin_only(e: &Entry) -> bool {
     e.permissions.system_admin
 }
 
@@ -107,7 +102,7 @@ pub fn covered_by(offered: &[&'static Tool], operation: &str) -> Vec<&'static st
 }
 
 /// How `call_operation` pages an operation of this kind.
-pub fn how_paged(e: &Entry) -> String {
+pub(crate) fn how_paged(e: &Entry) -> String {
     let continued = match e.paging.params.as_slice() {
         [] => String::new(),
         p => p.join(", "),

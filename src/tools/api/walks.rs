@@ -357,25 +357,25 @@ pub(super) async fn by_key<A>(
 
 /// What `call_operation` says beside the items.
 #[derive(Debug, Clone, Default, Serialize, JsonSchema)]
-pub struct Called {
+pub(super) struct Called {
     /// The request sent: method, path with its values, query.
-    pub request: String,
+    pub(crate) request: String,
     /// Mattermost's HTTP status (0 when the page came from the answer kept for the cursor chain).
-    pub status: u16,
+    pub(crate) status: u16,
     /// What Mattermost answered: `list`, `object`, `scalar`, `text`, `bytes` or `empty`.
-    pub answer: String,
+    pub(crate) answer: String,
     /// The other fields of the object that wrapped the list (`next_post_id`, `total_count`, ...).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub meta: Option<Map<String, Value>>,
+    pub(crate) meta: Option<Map<String, Value>>,
     /// How Mattermost pages it, and what that means for the pages.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub paging_note: Option<String>,
+    pub(crate) paging_note: Option<String>,
     /// What this page holds of an object or bytes larger than a page.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub part: Option<String>,
+    pub(crate) part: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub content_type: Option<String>,
+    pub(crate) content_type: Option<String>,
     /// A write: how it was cleared (`by_person`, or `not_asked` with MATTERMOST_CONFIRM_WRITES=never).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub confirmed: Option<confirm::Confirmed>,
+    pub(crate) confirmed: Option<confirm::Confirmed>,
 }

@@ -14,7 +14,7 @@ use crate::tool::Input;
 use std::collections::HashMap;
 
 /// The ids and URL names of the person's teams.
-pub async fn team_names(cx: &Ctx) -> Result<HashMap<String, String>, ToolError> {
+pub(crate) async fn team_names(cx: &Ctx) -> Result<HashMap<String, String>, ToolError> {
     Ok(cx
         .my_teams()
         .await?
@@ -24,7 +24,7 @@ pub async fn team_names(cx: &Ctx) -> Result<HashMap<String, String>, ToolError> 
 }
 
 /// The person's own id, and the usernames of the other people of these direct message channels.
-pub async fn direct_names(
+pub(crate) async fn direct_names(
     cx: &Ctx,
     channels: &[&types::Channel],
 ) -> Result<(String, HashMap<String, String>), ToolError> {
@@ -44,7 +44,7 @@ pub async fn direct_names(
 
 /// A channel as one of the person's: named by the other person for a direct message, with its team's
 /// URL name and, from the membership, the unread counts.
-pub fn my_item(
+pub(crate) fn my_item(
     c: &types::Channel,
     teams: &HashMap<String, String>,
     me: &str,
@@ -60,7 +60,7 @@ pub fn my_item(
 }
 
 /// The paging parameters of a team's public and archived channel lists.
-pub const TEAM_CHANNEL_PAGES: [(&str, crate::calls::Source); 3] = [
+pub(crate) const TEAM_CHANNEL_PAGES: [(&str, crate::calls::Source); 3] = [
     ("team_id", crate::calls::Source::Arg("team")),
     (
         "page",
@@ -75,7 +75,7 @@ pub const TEAM_CHANNEL_PAGES: [(&str, crate::calls::Source); 3] = [
 /// A page of a team's public channels, or of its archived ones: read whole once per cursor chain (200
 /// a request, the runs of one display name that Mattermost's pages cut read again whole,
 /// `paging::straddling_ties`) and kept.
-pub async fn team_channels<A>(
+pub(crate) async fn team_channels<A>(
     cx: &Ctx,
     input: &Input<A>,
     team: &str,

@@ -20,7 +20,7 @@ use crate::tools::shared::channels::channel_error;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "get_channel",
     title: "A channel",
     description: "One channel by id, name, display name, @username, URL or post permalink, with its post count \
@@ -62,12 +62,12 @@ pub const TOOL: Tool = Tool {
 
 /// A channel, with how many active people are in it when the person may know.
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct ChannelAnswer {
+pub(crate) struct ChannelAnswer {
     #[serde(flatten)]
-    pub channel: ChannelItem,
+    pub(crate) channel: ChannelItem,
     /// Active people in the channel; only members (and admins) may read it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub member_count: Option<i64>,
+    pub(crate) member_count: Option<i64>,
 }
 
 #[derive(Deserialize)]

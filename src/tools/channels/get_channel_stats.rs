@@ -13,7 +13,7 @@ use crate::tools::shared::channels::refused;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "get_channel_stats",
     title: "A channel's counts",
     description: "Counts of a channel you are in: active members, guests, pinned posts and files.",
@@ -37,13 +37,13 @@ pub const TOOL: Tool = Tool {
 
 /// A channel's counts.
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct ChannelStats {
-    pub channel_id: String,
+pub(crate) struct ChannelStats {
+    pub(crate) channel_id: String,
     /// Active people only.
-    pub member_count: i64,
-    pub guest_count: i64,
-    pub pinned_post_count: i64,
-    pub file_count: i64,
+    pub(crate) member_count: i64,
+    pub(crate) guest_count: i64,
+    pub(crate) pinned_post_count: i64,
+    pub(crate) file_count: i64,
 }
 
 #[derive(Deserialize)]

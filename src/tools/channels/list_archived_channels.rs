@@ -13,7 +13,7 @@ use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
 use crate::tools::shared::args::{LISTS, ONE_TEAM as TEAM};
 use serde::Deserialize;
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "list_archived_channels",
     title: "A team's archived channels",
     description: "A team's archived channels by display name: public ones and private ones you were in (all, \

@@ -23,7 +23,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "list_channel_members",
     title: "A channel's members",
     description: "The people of a channel you are in (Mattermost shows members only to members), by username, \
@@ -66,11 +66,11 @@ pub const TOOL: Tool = Tool {
 
 /// A member of a channel.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct ChannelMember {
+pub(crate) struct ChannelMember {
     #[serde(flatten)]
-    pub person: UserItem,
+    pub(crate) person: UserItem,
     #[serde(default, skip_serializing_if = "is_false")]
-    pub channel_admin: bool,
+    pub(crate) channel_admin: bool,
 }
 
 #[derive(Deserialize)]

@@ -18,7 +18,7 @@ use crate::tools::shared::args::LISTS;
 use crate::tools::shared::unread::memberships;
 use serde::Deserialize;
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "list_channels",
     title: "Your channels",
     description: "The channels you are in (direct and group messages too, archived ones not), most recently \

@@ -12,7 +12,7 @@ use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
 use crate::tools::shared::args::{LISTS, ONE_TEAM as TEAM};
 use serde::Deserialize;
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "list_team_channels",
     title: "A team's public channels",
     description: "A team's public channels, joined or not, by display name; archived ones are in \

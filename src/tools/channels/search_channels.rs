@@ -30,7 +30,7 @@ use std::collections::HashSet;
 /// Mattermost's most public channels per team for one search term.
 const CHANNEL_SEARCH_CAP: usize = 100;
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "search_channels",
     title: "Search channels",
     description: "Channels whose name, display name or purpose contains `term`, or whose words start with its \

@@ -40,9 +40,9 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 /// The longest one file's reading may take; past it the file is described.
-pub const READ_TIME: Duration = Duration::from_secs(30);
+pub(crate) const READ_TIME: Duration = Duration::from_secs(30);
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "read_file",
     title: "Read a file",
     description: "A shared file, paged: text by line, PDF by page, Word by paragraph, sheets by \
@@ -96,24 +96,24 @@ struct Args {
 /// What a page of a file carries besides its items: the file's id; on the first page what the file
 /// is, what it holds, and either its image or why it was not read.
 #[derive(Debug, Clone, Default, Serialize, JsonSchema)]
-pub struct FileRead {
-    pub file_id: String,
+pub(crate) struct FileRead {
+    pub(crate) file_id: String,
     /// The file: name, type, size, who shared it and where (first page).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub file: Option<FileItem>,
+    pub(crate) file: Option<FileItem>,
     /// What the file holds, as read: "PDF document, 3 pages" (first page).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub format: Option<String>,
+    pub(crate) format: Option<String>,
     /// What to know beside the items: pages without text, hidden sheets, a listing cut short.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub notes: Vec<String>,
+    pub(crate) notes: Vec<String>,
     /// The image given as image content after this answer (published as its type and size only).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<ImageShape>")]
-    pub image: Option<Image>,
+    pub(crate) image: Option<Image>,
     /// Why the file is described rather than read.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub not_read: Option<String>,
+    pub(crate) not_read: Option<String>,
 }
 
 /// What the output schema says of `image`: the fields a client needs to show it.

@@ -30,7 +30,7 @@ const TERMS: Arg = Arg {
     shapes: None,
 };
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "search_files",
     title: "Search files",
     description: "Files in your channels (one team or all yours) whose name or content matches search terms, \
@@ -79,10 +79,10 @@ struct Args {
 
 /// What a page of matched files carries besides its items.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct FilesFound {
+pub(crate) struct FilesFound {
     /// When this page shows a day Mattermost's cap cut.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub capped_on: Option<CappedOn>,
+    pub(crate) capped_on: Option<CappedOn>,
 }
 
 async fn run(cx: &Ctx, input: Input<Args>) -> Result<Page<FileItem, FilesFound>, ToolError> {

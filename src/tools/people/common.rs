@@ -14,10 +14,10 @@ use serde::Serialize;
 use std::collections::HashSet;
 
 /// The most people one call of get_users or get_status names.
-pub const MAX_PEOPLE: usize = 100;
+pub(crate) const MAX_PEOPLE: usize = 100;
 
 /// The people get_users and get_status read.
-pub const USERS: Arg = Arg {
+pub(crate) const USERS: Arg = Arg {
     name: "users",
     kind: Kind::Users { max: MAX_PEOPLE },
     required: true,
@@ -27,22 +27,22 @@ pub const USERS: Arg = Arg {
 
 /// A name nobody has, with the usernames closest to it.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct NotFound {
-    pub reference: String,
-    pub closest: Vec<String>,
+pub(crate) struct NotFound {
+    pub(crate) reference: String,
+    pub(crate) closest: Vec<String>,
 }
 
 /// The answer of a tool bounded by the names it was given: one item per person found, in the order
 /// first named, and the names nobody has.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Named<I> {
-    pub items: Vec<I>,
-    pub returned: usize,
-    pub not_found: Vec<NotFound>,
+pub(crate) struct Named<I> {
+    pub(crate) items: Vec<I>,
+    pub(crate) returned: usize,
+    pub(crate) not_found: Vec<NotFound>,
 }
 
 impl<I> Named<I> {
-    pub fn new(items: Vec<I>, not_found: Vec<NotFound>) -> Named<I> {
+    pub(crate) fn new(items: Vec<I>, not_found: Vec<NotFound>) -> Named<I> {
         Named {
             returned: items.len(),
             items,
@@ -53,7 +53,7 @@ impl<I> Named<I> {
 
 /// The people `references` name, each once in the order first named, and for each name nobody has the
 /// closest usernames. Fails only when nobody at all is found, listing every name with its closest.
-pub async fn people_named(
+pub(crate) async fn people_named(
     cx: &Ctx,
     references: &[String],
 ) -> Result<(Vec<types::User>, Vec<NotFound>), ToolError> {

@@ -10,7 +10,7 @@ use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "get_me",
     title: "Who am I",
     description: "Who this server acts as (id, username, name, email, roles, locale, timezone, bot) and the \
@@ -26,34 +26,34 @@ pub const TOOL: Tool = Tool {
 
 /// The token's own user and the server it is on.
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct Me {
-    pub id: String,
-    pub username: String,
+pub(crate) struct Me {
+    pub(crate) id: String,
+    pub(crate) username: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub first_name: Option<String>,
+    pub(crate) first_name: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub last_name: Option<String>,
+    pub(crate) last_name: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub nickname: Option<String>,
+    pub(crate) nickname: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub email: Option<String>,
+    pub(crate) email: Option<String>,
     /// Mattermost's roles (system_user, system_admin, ...).
-    pub roles: Vec<String>,
+    pub(crate) roles: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub locale: Option<String>,
+    pub(crate) locale: Option<String>,
     /// The time zone in use (IANA name), automatic or set by hand.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub timezone: Option<String>,
-    pub is_bot: bool,
+    pub(crate) timezone: Option<String>,
+    pub(crate) is_bot: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub created: Option<String>,
-    pub mattermost_url: String,
+    pub(crate) created: Option<String>,
+    pub(crate) mattermost_url: String,
     /// The release (major.minor.patch).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub mattermost_version: Option<String>,
+    pub(crate) mattermost_version: Option<String>,
     /// The whole `X-Version-Id` (release, build number, config hash, licence).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub mattermost_version_id: Option<String>,
+    pub(crate) mattermost_version_id: Option<String>,
 }
 
 #[derive(Deserialize)]

@@ -13,7 +13,7 @@ use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
 use serde::Deserialize;
 use std::collections::HashMap;
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "get_status",
     title: "Who is online",
     description: "The presence of up to 100 people: online, away, dnd or offline, whether they set it, last \

@@ -8,7 +8,7 @@ use crate::show::UserItem;
 use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
 use serde::Deserialize;
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "get_users",
     title: "Look people up",
     description: "Up to 100 people by username, id or email, each once in the order given. Names nobody has \

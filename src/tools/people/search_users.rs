@@ -28,7 +28,7 @@ use std::collections::HashSet;
 /// Mattermost's most users for one search term (`UserSearchMaxLimit`).
 const USER_SEARCH_CAP: i64 = 1000;
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "search_users",
     title: "Search people",
     description: "People in whom each word of `term` appears anywhere in the username, first or last name, \

@@ -15,12 +15,16 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 /// The channel a channel tool reads, from its `channel` and `team` arguments.
-pub async fn channel_of(cx: &Ctx, channel: &str, team: Option<&str>) -> Result<String, ToolError> {
+pub(crate) async fn channel_of(
+    cx: &Ctx,
+    channel: &str,
+    team: Option<&str>,
+) -> Result<String, ToolError> {
     resolve::channel_id(cx, channel, team).await
 }
 
 /// The teams a tool reads: the one given, or all of the person's.
-pub async fn teams_of(cx: &Ctx, team: Option<&str>) -> Result<Vec<String>, ToolError> {
+pub(crate) async fn teams_of(cx: &Ctx, team: Option<&str>) -> Result<Vec<String>, ToolError> {
     match team {
         Some(t) => Ok(vec![resolve::team_id(cx, t).await?]),
         None => Ok(cx
@@ -34,13 +38,13 @@ pub async fn teams_of(cx: &Ctx, team: Option<&str>) -> Result<Vec<String>, ToolE
 
 /// A millisecond Mattermost holds more posts or threads in than it can be asked for.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Incomplete {
-    pub time: String,
-    pub note: String,
+pub(crate) struct Incomplete {
+    pub(crate) time: String,
+    pub(crate) note: String,
 }
 
 /// The note for a millisecond that holds 200 `what` or more.
-pub fn incomplete(ms: i64, what: &str) -> Incomplete {
+pub(crate) fn incomplete(ms: i64, what: &str) -> Incomplete {
     Incomplete {
         time: rfc3339(ms),
         note: format!(
@@ -52,16 +56,16 @@ pub fn incomplete(ms: i64, what: &str) -> Incomplete {
 
 /// What a page of one channel's posts carries besides its items.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct ChannelPosts {
-    pub channel_id: String,
+pub(crate) struct ChannelPosts {
+    pub(crate) channel_id: String,
     /// Any post's permalink: this with `{id}` replaced by the post's id.
-    pub permalink: String,
+    pub(crate) permalink: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub incomplete_millisecond: Option<Incomplete>,
+    pub(crate) incomplete_millisecond: Option<Incomplete>,
 }
 
 impl ChannelPosts {
-    pub fn of(cx: &Ctx, channel_id: &str, posts: &Posts) -> ChannelPosts {
+    pub(crate) fn of(cx: &Ctx, channel_id: &str, posts: &Posts) -> ChannelPosts {
         ChannelPosts {
             channel_id: channel_id.to_string(),
             permalink: show::permalink_pattern(cx.url()),
@@ -75,14 +79,14 @@ impl ChannelPosts {
 /// What a page of one channel's posts carries besides its items, when the list is read whole (no
 /// millisecond can be left incomplete).
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct InChannel {
-    pub channel_id: String,
+pub(crate) struct InChannel {
+    pub(crate) channel_id: String,
     /// Any post's permalink: this with `{id}` replaced by the post's id.
-    pub permalink: String,
+    pub(crate) permalink: String,
 }
 
 impl InChannel {
-    pub fn of(cx: &Ctx, channel_id: &str) -> InChannel {
+    pub(crate) fn of(cx: &Ctx, channel_id: &str) -> InChannel {
         InChannel {
             channel_id: channel_id.to_string(),
             permalink: show::permalink_pattern(cx.url()),
@@ -92,15 +96,15 @@ impl InChannel {
 
 /// What a page of posts from many channels carries besides its items.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct ManyPosts {
+pub(crate) struct ManyPosts {
     /// Any post's permalink: this with `{id}` replaced by the post's id.
-    pub permalink: String,
+    pub(crate) permalink: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub incomplete_millisecond: Option<Incomplete>,
+    pub(crate) incomplete_millisecond: Option<Incomplete>,
 }
 
 impl ManyPosts {
-    pub fn of(cx: &Ctx, incomplete_ms: Option<i64>, what: &str) -> ManyPosts {
+    pub(crate) fn of(cx: &Ctx, incomplete_ms: Option<i64>, what: &str) -> ManyPosts {
         ManyPosts {
             permalink: show::permalink_pattern(cx.url()),
             incomplete_millisecond: incomplete_ms.map(|ms| incomplete(ms, what)),
@@ -109,7 +113,7 @@ impl ManyPosts {
 }
 
 /// A page of one channel's posts, with where the next starts.
-pub async fn channel_page(
+pub(crate) async fn channel_page(
     cx: &Ctx,
     posts: Posts,
     channel_id: &str,
@@ -121,7 +125,7 @@ pub async fn channel_page(
 
 /// The error for a failed request about `what` named `value`; a 501 (an administrator turned the
 /// feature off) says which `feature` is off and which `setting` turns it on.
-pub fn failed_or_disabled(
+pub(crate) fn failed_or_disabled(
     cx: &Ctx,
     e: MmError,
     what: &str,

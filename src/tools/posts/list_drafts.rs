@@ -15,7 +15,7 @@ use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
 use crate::tools::shared::posts::channel_labels;
 use serde::Deserialize;
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "list_drafts",
     title: "List drafts",
     description: "Your unsent (synced) drafts, most recently changed first, each with its channel and, for a \

@@ -12,7 +12,7 @@ use crate::show::EmojiItem;
 use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
 use serde::Deserialize;
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "list_emoji",
     title: "List custom emoji",
     description: "This Mattermost's custom emoji by name, each with who added it; read whole once per cursor \

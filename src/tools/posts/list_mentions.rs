@@ -23,7 +23,7 @@ use std::time::Duration;
 
 /// How long the person's mention keys are used before their user is read again (their notification
 /// settings may change).
-pub const KEYS_KEPT_FOR: Duration = Duration::from_secs(600);
+pub(crate) const KEYS_KEPT_FOR: Duration = Duration::from_secs(600);
 const NOTE: &str = "mention_keys";
 
 const MENTION_BODY: [(&str, Source); 6] = body(
@@ -40,7 +40,7 @@ const MENTION_BODY: [(&str, Source); 6] = body(
     ),
 );
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "list_mentions",
     title: "List mentions of you",
     description: "Posts by others that mention you, newest first: @username, and your first name and mention \
@@ -88,14 +88,14 @@ struct Args {
 
 /// What a page of mentions carries besides its items.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Mentions {
+pub(crate) struct Mentions {
     /// Any post's permalink: this with `{id}` replaced by the post's id.
-    pub permalink: String,
+    pub(crate) permalink: String,
     /// What counts as a mention of you.
-    pub mention_keys: Vec<String>,
+    pub(crate) mention_keys: Vec<String>,
     /// When this page shows a day Mattermost's cap cut.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub capped_on: Option<CappedOn>,
+    pub(crate) capped_on: Option<CappedOn>,
 }
 
 async fn run(cx: &Ctx, input: Input<Args>) -> Result<Page<PostItem, Mentions>, ToolError> {
@@ -187,7 +187,7 @@ fn word_char(c: char) -> bool {
 
 /// Whether `message` mentions `key` as Mattermost reads mentions: the key as a whole word (a username
 /// goes on through `.` followed by more of it), case-insensitively.
-pub fn mentions(message: &str, key: &str) -> bool {
+pub(crate) fn mentions(message: &str, key: &str) -> bool {
     let m = message.to_lowercase();
     let k = key.to_lowercase();
     if k.is_empty() {

@@ -14,7 +14,7 @@ use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
 use crate::tools::shared::posts::{newest_first, post_items};
 use serde::Deserialize;
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "list_pinned_posts",
     title: "List a channel's pinned posts",
     description: "The posts pinned in a channel, newest first. Each page reads the list again and goes on \

@@ -10,7 +10,7 @@ use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "list_reactions",
     title: "List a post's reactions",
     description: "The reactions to a post, one item per emoji in the order first used: how many, and who, by \
@@ -40,13 +40,13 @@ struct Args {
 
 /// A post's reactions.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Reactions {
-    pub post_id: String,
+pub(crate) struct Reactions {
+    pub(crate) post_id: String,
     /// How many emoji items.
-    pub returned: usize,
+    pub(crate) returned: usize,
     /// How many reactions in all.
-    pub reactions: usize,
-    pub items: Vec<ReactionGroup>,
+    pub(crate) reactions: usize,
+    pub(crate) items: Vec<ReactionGroup>,
 }
 
 async fn run(cx: &Ctx, input: Input<Args>) -> Result<Reactions, ToolError> {

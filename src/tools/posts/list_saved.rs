@@ -15,7 +15,7 @@ use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
 use crate::tools::shared::posts::{by_creation, post_items_in_channels};
 use serde::Deserialize;
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "list_saved",
     title: "List saved posts",
     description: "The posts you saved (flagged), newest first, each with its channel. Mattermost pages them by \

@@ -16,7 +16,7 @@ use crate::tools::shared::posts::channel_labels;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "list_threads",
     title: "List followed threads",
     description: "The threads you follow, newest reply first: root post, channel, replies, last reply, \
@@ -121,13 +121,13 @@ struct Args {
 
 /// A followed thread, with the channel it is in.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct FollowedThread {
+pub(crate) struct FollowedThread {
     #[serde(flatten)]
-    pub thread: ThreadItem,
-    pub channel_id: String,
+    pub(crate) thread: ThreadItem,
+    pub(crate) channel_id: String,
     /// The channel as a person names it (`~name`, `@username`, a group's names), when it is yours.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub channel: Option<String>,
+    pub(crate) channel: Option<String>,
 }
 
 async fn run(cx: &Ctx, input: Input<Args>) -> Result<Page<FollowedThread, ManyPosts>, ToolError> {

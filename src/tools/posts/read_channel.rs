@@ -13,7 +13,7 @@ use crate::show::PostItem;
 use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
 use serde::Deserialize;
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "read_channel",
     title: "Read a channel",
     description: "A channel's posts, oldest first within a page. Without a position it reads the newest page \

@@ -49,7 +49,7 @@ use std::sync::{Arc, Mutex};
 /// The parts of the inbox `only` chooses from.
 const ONLY: &[&str] = &["direct", "mentions", "channels", "threads"];
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "read_inbox",
     title: "Read everything unread",
     description: "Everything unread for you, one list to its end: direct and group messages, channels that \
@@ -315,7 +315,7 @@ struct Args {
 }
 
 /// The columns of a post's row.
-pub const COLUMNS: [&str; 6] = ["s", "id", "time", "by", "text", "more"];
+pub(crate) const COLUMNS: [&str; 6] = ["s", "id", "time", "by", "text", "more"];
 
 /// A post as a row, `[s, id, time, by, text, more]` (the page's `columns`): the index of its source
 /// (a header in `sources` where the source begins, an entry of the first page's `overview`), its id,
@@ -324,13 +324,13 @@ pub const COLUMNS: [&str; 6] = ["s", "id", "time", "by", "text", "more"];
 /// `reply_count`, `file_ids`, `edited`, `pinned`, `reactions`, `my_reactions`, `type`, ...). A row
 /// rather than an object: the keys of every post would cost a quarter of a page.
 #[derive(Debug, Clone)]
-pub struct Row {
-    pub s: usize,
-    pub id: String,
-    pub time: String,
-    pub by: String,
-    pub text: String,
-    pub more: serde_json::Map<String, serde_json::Value>,
+pub(crate) struct Row {
+    pub(crate) s: usize,
+    pub(crate) id: String,
+    pub(crate) time: String,
+    pub(crate) by: String,
+    pub(crate) text: String,
+    pub(crate) more: serde_json::Map<String, serde_json::Value>,
 }
 
 impl Row {
@@ -388,107 +388,107 @@ impl JsonSchema for Row {
 
 /// A source's header, given once, on the page where its posts begin.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Header {
+pub(crate) struct Header {
     /// The source's index: its posts carry it as `s`.
-    pub s: usize,
+    pub(crate) s: usize,
     /// direct, group, public, private or thread.
-    pub kind: String,
+    pub(crate) kind: String,
     /// The channel's id, or the thread's root post id.
-    pub id: String,
+    pub(crate) id: String,
     /// The channel as a person names it (`~name`, `@username`, a group's names); for a thread, its
     /// channel's.
-    pub name: String,
+    pub(crate) name: String,
     /// The team's URL name, when another of your teams has a channel of that name.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub team: Option<String>,
+    pub(crate) team: Option<String>,
     /// Unread posts, as Mattermost counts them (a thread: its unread replies).
-    pub unread: i64,
+    pub(crate) unread: i64,
     #[serde(default, skip_serializing_if = "is_zero")]
-    pub mentions: i64,
+    pub(crate) mentions: i64,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub first_unread: Option<String>,
+    pub(crate) first_unread: Option<String>,
     /// You muted the channel.
     #[serde(default, skip_serializing_if = "show::is_false")]
-    pub muted: bool,
+    pub(crate) muted: bool,
     /// Read posts just before the first unread one, oldest first, as rows like the items; for a
     /// thread, its root.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schemars(with = "Vec<Vec<serde_json::Value>>")]
-    pub context: Vec<Row>,
+    pub(crate) context: Vec<Row>,
     /// Why the source could not be read (left meanwhile, permissions changed): the walk went on.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
+    pub(crate) error: Option<String>,
     /// When what was read differs from the count.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+    pub(crate) note: Option<String>,
 }
 
 /// One source in the overview, as `[s, name, unread, mentions]` (the overview's `columns`).
-pub type Entry = (usize, String, i64, i64);
+pub(crate) type Entry = (usize, String, i64, i64);
 
 /// One part of the inbox in the overview.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Part {
+pub(crate) struct Part {
     /// direct, mentions, channels, threads or muted.
-    pub part: String,
-    pub unread: i64,
+    pub(crate) part: String,
+    pub(crate) unread: i64,
     /// Each source as `[s, name, unread, mentions]`.
-    pub sources: Vec<Entry>,
+    pub(crate) sources: Vec<Entry>,
 }
 
 /// The whole picture, on the first page: every source with its counts, by part, and the totals.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Overview {
+pub(crate) struct Overview {
     /// Unread posts in all, as Mattermost counts them.
-    pub unread: i64,
-    pub mentions: i64,
-    pub sources: usize,
+    pub(crate) unread: i64,
+    pub(crate) mentions: i64,
+    pub(crate) sources: usize,
     /// What each source of a part's `sources` holds, in order.
-    pub columns: [&'static str; 4],
+    pub(crate) columns: [&'static str; 4],
     #[schemars(with = "Vec<serde_json::Map<String, serde_json::Value>>")]
-    pub parts: Vec<Part>,
-    pub note: String,
+    pub(crate) parts: Vec<Part>,
+    pub(crate) note: String,
 }
 
 /// What the walk has still to show, as Mattermost counts it.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Left {
-    pub sources: usize,
-    pub unread: i64,
+pub(crate) struct Left {
+    pub(crate) sources: usize,
+    pub(crate) unread: i64,
 }
 
 /// What arrived while the walk ran and was not shown (on the last page).
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Arrived {
-    pub posts: i64,
+pub(crate) struct Arrived {
+    pub(crate) posts: i64,
     /// Where, by name.
-    pub sources: Vec<String>,
-    pub note: String,
+    pub(crate) sources: Vec<String>,
+    pub(crate) note: String,
 }
 
 /// What a page carries besides its posts.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct InboxPage {
+pub(crate) struct InboxPage {
     /// What each item (and each context post) holds, in order (said in the description too, so left
     /// out of the published schema).
     #[schemars(skip)]
-    pub columns: [&'static str; 6],
+    pub(crate) columns: [&'static str; 6],
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub overview: Option<Overview>,
+    pub(crate) overview: Option<Overview>,
     /// The headers of the sources that begin on this page.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schemars(with = "Vec<serde_json::Value>")]
-    pub sources: Vec<Header>,
+    pub(crate) sources: Vec<Header>,
     /// Any post's permalink: this with `{id}` replaced by the post's id.
-    pub permalink: String,
+    pub(crate) permalink: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub left: Option<Left>,
+    pub(crate) left: Option<Left>,
     /// On the last page.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<serde_json::Map<String, serde_json::Value>>")]
-    pub new: Option<Arrived>,
+    pub(crate) new: Option<Arrived>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+    pub(crate) note: Option<String>,
 }
 
 fn is_zero(n: &i64) -> bool {

@@ -16,7 +16,7 @@ use crate::tools::shared::posts::post_items;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "read_thread",
     title: "Read a thread",
     description: "A whole thread, oldest first, from any post in it: the root, then every reply, messages \
@@ -91,12 +91,12 @@ struct Args {
 
 /// What a page of a thread carries besides its items.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct ThreadPosts {
-    pub root_id: String,
+pub(crate) struct ThreadPosts {
+    pub(crate) root_id: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub channel_id: Option<String>,
+    pub(crate) channel_id: Option<String>,
     /// Any post's permalink: this with `{id}` replaced by the post's id.
-    pub permalink: String,
+    pub(crate) permalink: String,
 }
 
 /// Where the next page starts: after the post `p`, written at `t`.

@@ -20,7 +20,7 @@ use crate::tools::shared::unread::read_before;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "read_unread",
     title: "Read what is unread in a channel",
     description: "What is unread in one of your channels: the posts since you last viewed it, oldest first, \
@@ -120,35 +120,35 @@ struct Args {
 
 /// The first unread post.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct FirstUnread {
-    pub id: String,
-    pub time: String,
+pub(crate) struct FirstUnread {
+    pub(crate) id: String,
+    pub(crate) time: String,
 }
 
 /// What a page of unread posts carries besides its items. The first page says when the channel was
 /// last viewed, how many posts are unread and which is the first, with the read posts before it; a
 /// later page carries only the channel's fields.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Unread {
+pub(crate) struct Unread {
     #[serde(flatten)]
-    pub channel: ChannelPosts,
+    pub(crate) channel: ChannelPosts,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub last_viewed: Option<String>,
+    pub(crate) last_viewed: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub unread_count: Option<u64>,
+    pub(crate) unread_count: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub first_unread: Option<FirstUnread>,
+    pub(crate) first_unread: Option<FirstUnread>,
     /// Up to 3 read posts just before the first unread one (or the latest, when nothing is unread),
     /// shown as `items` are. Published as a list of objects: the items' schema once is enough for
     /// every client that lists the tools.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schemars(with = "Vec<serde_json::Map<String, serde_json::Value>>")]
-    pub context: Vec<PostItem>,
+    pub(crate) context: Vec<PostItem>,
     /// You never viewed the channel: every post is unread, read newest page first.
     #[serde(default, skip_serializing_if = "show::is_false")]
-    pub never_viewed: bool,
+    pub(crate) never_viewed: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+    pub(crate) note: Option<String>,
 }
 
 impl Unread {

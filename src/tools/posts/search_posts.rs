@@ -17,7 +17,7 @@ use crate::tools::shared::search_terms;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "search_posts",
     title: "Search posts",
     description: "Posts matching search terms in your channels (one team or all yours), newest first, each \
@@ -66,12 +66,12 @@ struct Args {
 
 /// What a page of matched posts carries besides its items.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Found {
+pub(crate) struct Found {
     /// Any post's permalink: this with `{id}` replaced by the post's id.
-    pub permalink: String,
+    pub(crate) permalink: String,
     /// When this page shows a day Mattermost's cap cut.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub capped_on: Option<CappedOn>,
+    pub(crate) capped_on: Option<CappedOn>,
 }
 
 async fn run(cx: &Ctx, input: Input<Args>) -> Result<Page<PostItem, Found>, ToolError> {

@@ -31,14 +31,14 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How long a wait lasts unless told.
-pub const DEFAULT_WAIT: u32 = 30;
+pub(crate) const DEFAULT_WAIT: u32 = 30;
 /// The longest wait one call takes (within the default call budget of 120 s, with room to read).
-pub const MAX_WAIT: u32 = 100;
+pub(crate) const MAX_WAIT: u32 = 100;
 /// How often a progress notification says the call still waits.
 const PROGRESS_EVERY: Duration = Duration::from_secs(5);
 /// How often the source is read again even without an event (a safety net for a socket that is
 /// down or slow to come back).
-pub const REREAD: Duration = Duration::from_secs(15);
+pub(crate) const REREAD: Duration = Duration::from_secs(15);
 /// How long the wait lets the socket come up before its first read.
 const SOCKET_UP: Duration = Duration::from_secs(5);
 /// The call budget left for the reads after the wait.
@@ -46,7 +46,7 @@ const READ_ROOM: Duration = Duration::from_secs(15);
 /// How many channel pages a thread's wait reads at most in one read.
 const THREAD_PAGES: usize = 10;
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "wait_for_activity",
     title: "Wait for new posts",
     description: "Waits until someone else posts in a channel, a thread or your inbox; answers the new posts \
@@ -174,15 +174,15 @@ struct Args {
 
 /// What a wait's page carries besides its items.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Waited {
+pub(crate) struct Waited {
     /// What was waited on: `channel`, `thread` or `inbox`.
-    pub source: String,
+    pub(crate) source: String,
     /// Whether someone else wrote something new.
-    pub news: bool,
+    pub(crate) news: bool,
     /// Seconds waited.
-    pub waited_secs: u64,
+    pub(crate) waited_secs: u64,
     /// What the answer means, in a sentence.
-    pub note: String,
+    pub(crate) note: String,
 }
 
 /// What a wait reads.

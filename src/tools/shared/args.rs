@@ -5,7 +5,7 @@
 use crate::args::{Arg, Kind};
 
 /// The channel argument every channel tool takes.
-pub const CHANNEL: Arg = Arg {
+pub(crate) const CHANNEL: Arg = Arg {
     name: "channel",
     kind: Kind::Channel,
     required: true,
@@ -14,7 +14,7 @@ pub const CHANNEL: Arg = Arg {
 };
 
 /// The team that narrows a channel name to one team.
-pub const TEAM_OF_CHANNEL: Arg = Arg {
+pub(crate) const TEAM_OF_CHANNEL: Arg = Arg {
     name: "team",
     kind: Kind::Team,
     required: false,
@@ -23,7 +23,7 @@ pub const TEAM_OF_CHANNEL: Arg = Arg {
 };
 
 /// The team a team-wide list or search is narrowed to.
-pub const TEAM: Arg = Arg {
+pub(crate) const TEAM: Arg = Arg {
     name: "team",
     kind: Kind::Team,
     required: false,
@@ -34,7 +34,7 @@ pub const TEAM: Arg = Arg {
 };
 
 /// The post a post tool reads.
-pub const POST: Arg = Arg {
+pub(crate) const POST: Arg = Arg {
     name: "post",
     kind: Kind::Post,
     required: true,
@@ -43,7 +43,7 @@ pub const POST: Arg = Arg {
 };
 
 /// The team a team tool reads.
-pub const ONE_TEAM: Arg = Arg {
+pub(crate) const ONE_TEAM: Arg = Arg {
     name: "team",
     kind: Kind::Team,
     required: true,
@@ -52,4 +52,4 @@ pub const ONE_TEAM: Arg = Arg {
 };
 
 /// The page sizes of the team and channel lists.
-pub const LISTS: crate::args::Limit = crate::args::Limit::new(50, 200);
+pub(crate) const LISTS: crate::args::Limit = crate::args::Limit::new(50, 200);

@@ -16,7 +16,7 @@ const FIND_A_CHANNEL: &str =
 /// getTeamMembers: `view_team`), and Mattermost answers 403 alike for an id that names no team; the team
 /// itself is read to tell them apart (GetTeam, which resolving a team declares). `what` says what only
 /// members may read.
-pub async fn team_refused(cx: &Ctx, e: MmError, reference: &str, what: &str) -> ToolError {
+pub(crate) async fn team_refused(cx: &Ctx, e: MmError, reference: &str, what: &str) -> ToolError {
     if e.status() != Some(403) {
         return cx.fail(e, "team", reference);
     }
@@ -36,7 +36,7 @@ pub async fn team_refused(cx: &Ctx, e: MmError, reference: &str, what: &str) -> 
 }
 
 /// The tool a non-member would need to read what only members may.
-pub const JOIN: &str = "join_channel (a tool that writes, offered when writes are allowed)";
+pub(crate) const JOIN: &str = "join_channel (a tool that writes, offered when writes are allowed)";
 
 /// The error for a failed request about the channel `channel_id` (named `reference`) that needs the
 /// `read_channel` permission. Only a channel's members (and system admins) hold it: team members get
@@ -47,7 +47,7 @@ pub const JOIN: &str = "join_channel (a tool that writes, offered when writes ar
 /// for a public channel): there, a non-member of a public channel gets `not_member` naming the tool
 /// that would make them one (a channel among the person's own was refused for another reason, told as
 /// Mattermost told it); `what` says what only members may read.
-pub async fn refused(
+pub(crate) async fn refused(
     cx: &Ctx,
     e: MmError,
     channel_id: &str,
@@ -79,7 +79,7 @@ pub async fn refused(
 /// The error for a failed GetChannel: a channel Mattermost does not show the person (403: a private
 /// channel they are not in, or any channel of a team they are not in; api4/channel.go getChannel), or
 /// another failure (an id that names no channel is Mattermost's 404, told as such by `Ctx::fail`).
-pub fn channel_error(cx: &Ctx, e: MmError, reference: &str) -> ToolError {
+pub(crate) fn channel_error(cx: &Ctx, e: MmError, reference: &str) -> ToolError {
     match e.status() {
         Some(403) => ToolError::new(
             ErrorKind::Forbidden,
@@ -96,7 +96,7 @@ pub fn channel_error(cx: &Ctx, e: MmError, reference: &str) -> ToolError {
 
 /// A channel as a message names it: `~name` for a team's channel, the display name of a direct or
 /// group message (the channel's own, without looking the other person up).
-pub fn label(c: &types::Channel) -> String {
+pub(crate) fn label(c: &types::Channel) -> String {
     match c.kind() {
         ChannelKind::Public | ChannelKind::Private => format!("~{}", c.name()),
         _ if !c.display_name().is_empty() => c.display_name().to_string(),
@@ -105,7 +105,7 @@ pub fn label(c: &types::Channel) -> String {
 }
 
 /// The `not_member` error for a channel the person can see but is not in.
-pub fn not_member(c: &types::Channel, reference: &str, what: &str) -> ToolError {
+pub(crate) fn not_member(c: &types::Channel, reference: &str, what: &str) -> ToolError {
     let label = label(c);
     let named = if reference.trim() == c.id() {
         format!("id {}", c.id())

@@ -14,7 +14,7 @@ const CONFIG_FOR: Duration = Duration::from_secs(300);
 
 /// The client configuration, as key and value (GetClientConfig `format=old`), reused for a few
 /// minutes.
-pub async fn client_config(cx: &Ctx) -> Result<Arc<HashMap<String, String>>, ToolError> {
+pub(crate) async fn client_config(cx: &Ctx) -> Result<Arc<HashMap<String, String>>, ToolError> {
     if let Some(c) = cx.note::<HashMap<String, String>>("client_config", CONFIG_FOR) {
         return Ok(c);
     }

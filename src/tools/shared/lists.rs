@@ -10,13 +10,13 @@ use crate::tool::Input;
 use serde::Serialize;
 
 /// The sort key of a name: the name in lowercase, so that `alpha` and `Alpha` sit together.
-pub fn name_key(name: &str) -> SortKey {
+pub(crate) fn name_key(name: &str) -> SortKey {
     SortKey::Text(name.to_lowercase())
 }
 
 /// One page of a list read whole once per cursor chain and kept for it (`paging::pages_with_ties`), by
 /// key ascending then id.
-pub async fn kept_page<A, T, F, Fut>(
+pub(crate) async fn kept_page<A, T, F, Fut>(
     cx: &Ctx,
     input: &Input<A>,
     read_whole: F,

@@ -6,13 +6,13 @@
 //! ([`search_terms`]), the person's time zone ([`time_zone`]), and what is unread as Mattermost counts
 //! it ([`unread`]). Nothing here imports a toolset.
 
-pub mod args;
-pub mod channels;
-pub mod config;
-pub mod lists;
-pub mod people;
-pub mod posts;
-pub mod search;
-pub mod search_terms;
+pub(crate) mod args;
+pub(crate) mod channels;
+pub(crate) mod config;
+pub(crate) mod lists;
+pub(crate) mod people;
+pub(crate) mod posts;
+pub(crate) mod search;
+pub(crate) mod search_terms;
 pub mod time_zone;
-pub mod unread;
+pub(crate) mod unread;

@@ -14,7 +14,7 @@ const ID_BATCH: usize = 200;
 
 /// People by id, 200 to a request (the `USERNAMES` call), as a map by id; an id Mattermost does not
 /// know is left out. Their usernames are kept for later pages.
-pub async fn users_by_ids(
+pub(crate) async fn users_by_ids(
     cx: &Ctx,
     ids: &[String],
 ) -> Result<HashMap<String, types::User>, ToolError> {
@@ -40,7 +40,7 @@ pub async fn users_by_ids(
 /// The members of a team or channel (user id, and whether they administer it), each with their person
 /// read by id, keyed by username (in lowercase) then id for a kept list. A member whose person
 /// Mattermost no longer has keeps only the id.
-pub async fn members_keyed<T>(
+pub(crate) async fn members_keyed<T>(
     cx: &Ctx,
     members: Vec<(String, bool)>,
     make: impl Fn(UserItem, bool) -> T,

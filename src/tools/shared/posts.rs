@@ -12,7 +12,7 @@ use std::collections::{HashMap, HashSet};
 
 /// Items for a page of posts, with the authors' usernames (one lookup for those not yet known); `max`
 /// is the message length beyond which a message is cut.
-pub async fn post_items(
+pub(crate) async fn post_items(
     cx: &Ctx,
     posts: &[Post],
     max: Option<usize>,
@@ -33,7 +33,7 @@ pub async fn post_items(
 
 /// Labels (`~name`, `@username`, a group's names) of the person's channels among `ids`; a channel that
 /// is not theirs keeps no label.
-pub async fn channel_labels<'a>(
+pub(crate) async fn channel_labels<'a>(
     cx: &Ctx,
     ids: impl IntoIterator<Item = &'a str>,
 ) -> Result<HashMap<String, String>, ToolError> {
@@ -57,7 +57,10 @@ pub async fn channel_labels<'a>(
 }
 
 /// Items for posts from many channels, each saying which channel it is in.
-pub async fn post_items_in_channels(cx: &Ctx, posts: &[Post]) -> Result<Vec<PostItem>, ToolError> {
+pub(crate) async fn post_items_in_channels(
+    cx: &Ctx,
+    posts: &[Post],
+) -> Result<Vec<PostItem>, ToolError> {
     let items = post_items(cx, posts, Some(show::MESSAGE_CUT)).await?;
     let labels = channel_labels(cx, posts.iter().map(|p| p.channel())).await?;
     Ok(posts
@@ -68,11 +71,11 @@ pub async fn post_items_in_channels(cx: &Ctx, posts: &[Post]) -> Result<Vec<Post
 }
 
 /// Posts keyed newest first, ties by id.
-pub fn newest_first(posts: Vec<Post>) -> Vec<Keyed<Post>> {
+pub(crate) fn newest_first(posts: Vec<Post>) -> Vec<Keyed<Post>> {
     search_windows::ordered(posts, |p| p.created(), |p| p.id().to_string())
 }
 
 /// Keyed by creation time, for lists kept whole.
-pub fn by_creation<T>(p: &Post, item: T) -> Keyed<T> {
+pub(crate) fn by_creation<T>(p: &Post, item: T) -> Keyed<T> {
     Keyed::new(SortKey::Int(p.created()), p.id(), item)
 }

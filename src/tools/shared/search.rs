@@ -25,7 +25,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 /// The terms of a post or file search.
-pub const TERMS: Arg = Arg {
+pub(crate) const TERMS: Arg = Arg {
     name: "terms",
     kind: Kind::Text { max: 500 },
     required: true,
@@ -34,7 +34,7 @@ pub const TERMS: Arg = Arg {
     shapes: None,
 };
 
-pub const MATCH_ANY: Arg = Arg {
+pub(crate) const MATCH_ANY: Arg = Arg {
     name: "match_any",
     kind: Kind::Flag,
     required: false,
@@ -42,7 +42,7 @@ pub const MATCH_ANY: Arg = Arg {
     shapes: None,
 };
 
-pub const INCLUDE_ARCHIVED: Arg = Arg {
+pub(crate) const INCLUDE_ARCHIVED: Arg = Arg {
     name: "include_archived",
     kind: Kind::Flag,
     required: false,
@@ -52,7 +52,11 @@ pub const INCLUDE_ARCHIVED: Arg = Arg {
 
 /// The body of a post or file search, with where its terms, its any-word flag and its archived flag
 /// come from.
-pub const fn body(terms: Source, any: Source, archived: Source) -> [(&'static str, Source); 6] {
+pub(crate) const fn body(
+    terms: Source,
+    any: Source,
+    archived: Source,
+) -> [(&'static str, Source); 6] {
     [
         ("body.terms", terms),
         ("body.is_or_search", any),
@@ -81,7 +85,7 @@ pub const fn body(terms: Source, any: Source, archived: Source) -> [(&'static st
 }
 
 /// A search body with the team it searches in its path.
-pub const fn in_team(b: [(&'static str, Source); 6]) -> [(&'static str, Source); 7] {
+pub(crate) const fn in_team(b: [(&'static str, Source); 6]) -> [(&'static str, Source); 7] {
     [
         ("team_id", Source::Arg("team")),
         b[0],
@@ -94,17 +98,17 @@ pub const fn in_team(b: [(&'static str, Source); 6]) -> [(&'static str, Source);
 }
 
 /// The body of a search the model asked for: its terms, `match_any` and `include_archived`.
-pub const ASKED: [(&str, Source); 6] = body(
+pub(crate) const ASKED: [(&str, Source); 6] = body(
     Source::Arg("terms"),
     Source::Arg("match_any"),
     Source::Arg("include_archived"),
 );
 
 /// The same, in one team.
-pub const ASKED_IN_TEAM: [(&str, Source); 7] = in_team(ASKED);
+pub(crate) const ASKED_IN_TEAM: [(&str, Source); 7] = in_team(ASKED);
 
 /// The team a search is narrowed to, if one was given.
-pub async fn team(cx: &Ctx, team: Option<&str>) -> Result<Option<String>, ToolError> {
+pub(crate) async fn team(cx: &Ctx, team: Option<&str>) -> Result<Option<String>, ToolError> {
     match team {
         Some(t) => Ok(Some(crate::resolve::team_id(cx, t).await?)),
         None => Ok(None),
@@ -113,10 +117,10 @@ pub async fn team(cx: &Ctx, team: Option<&str>) -> Result<Option<String>, ToolEr
 
 /// What a page says of the days on which alone more matched than Mattermost answers.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct CappedOn {
+pub(crate) struct CappedOn {
     /// Days cut to their newest 100 matches.
-    pub days: Vec<String>,
-    pub note: String,
+    pub(crate) days: Vec<String>,
+    pub(crate) note: String,
 }
 
 fn offset_text(secs: i64) -> String {
@@ -126,7 +130,7 @@ fn offset_text(secs: i64) -> String {
 }
 
 /// What a page says of its overfull days, if it has any.
-pub fn capped_on(days: &[i64], zone_secs: i64, what: &str) -> Option<CappedOn> {
+pub(crate) fn capped_on(days: &[i64], zone_secs: i64, what: &str) -> Option<CappedOn> {
     if days.is_empty() {
         return None;
     }
@@ -143,7 +147,7 @@ pub fn capped_on(days: &[i64], zone_secs: i64, what: &str) -> Option<CappedOn> {
 
 /// One page of a search walk from the cursor's position, or from the start in the person's zone.
 /// Returns the page's matches, where the next page starts, the overfull days and the zone.
-pub async fn walk<T, F, Fut>(
+pub(crate) async fn walk<T, F, Fut>(
     cx: &Ctx,
     key: &str,
     s: &Search,
@@ -170,7 +174,7 @@ where
 
 /// One page of a post search walk: its matches newest first (ties by id), each with its channel, and
 /// what it says of overfull days.
-pub async fn walk_posts(
+pub(crate) async fn walk_posts(
     cx: &Ctx,
     key: &str,
     s: &Search,

@@ -34,7 +34,7 @@ const FLAGS: [&str; 7] = ["from", "channel", "in", "before", "after", "on", "ext
 
 /// One word of search terms as Mattermost splits them.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Word {
+pub(crate) enum Word {
     Plain(String),
     Flag {
         /// One of [`FLAGS`], lowercase.
@@ -46,7 +46,7 @@ pub enum Word {
 
 impl Word {
     /// The word as it is sent.
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         match self {
             Word::Plain(w) => w.clone(),
             Word::Flag {
@@ -60,7 +60,7 @@ impl Word {
 
 /// `model.splitWords`: whitespace-separated words, a quoted phrase (with a `-` just before it) kept
 /// whole.
-pub fn split_words(text: &str) -> Vec<String> {
+pub(crate) fn split_words(text: &str) -> Vec<String> {
     let mut words = Vec::new();
     let mut in_quote = false;
     let mut location = 0;
@@ -93,7 +93,7 @@ pub fn split_words(text: &str) -> Vec<String> {
 
 /// `model.parseSearchFlags` over [`split_words`], the plain words kept as written (Mattermost strips
 /// their punctuation itself).
-pub fn words(text: &str) -> Vec<Word> {
+pub(crate) fn words(text: &str) -> Vec<Word> {
     let input = split_words(text);
     let mut out = Vec::new();
     let mut skip_next = false;
@@ -135,7 +135,7 @@ pub fn words(text: &str) -> Vec<Word> {
 /// Days since 1970-01-01 of a date as Mattermost reads one: `PadDateStringZeros` (one-digit parts
 /// get a zero), then Go's `time.Parse("2006-01-02", ..)` (four-digit year, two-digit month and day,
 /// the day within its month, nothing more).
-pub fn date(value: &str) -> Option<i64> {
+pub(crate) fn date(value: &str) -> Option<i64> {
     let padded: Vec<String> = value
         .split('-')
         .map(|p| {
@@ -233,7 +233,7 @@ struct Named {
 /// Reads the terms, refuses what Mattermost would silently misread, resolves `from:` and `in:` names,
 /// and chooses the team searched (`team`, or the team of the `in:` channels). `any` and `archived` are
 /// the tool's `match_any` and `include_archived`.
-pub async fn prepare(
+pub(crate) async fn prepare(
     cx: &Ctx,
     terms: &str,
     team: Option<&str>,

@@ -13,7 +13,7 @@ use crate::error::ToolError;
 use crate::mattermost::types;
 
 /// The person's time zone name, when they set one.
-pub fn zone_name(u: &types::User) -> Option<String> {
+pub(crate) fn zone_name(u: &types::User) -> Option<String> {
     let tz = u.timezone.as_ref()?;
     let zone = if tz.use_automatic_timezone.as_deref() == Some("true") {
         &tz.automatic_timezone
@@ -31,7 +31,7 @@ pub fn offset_at(zone: &str, at_ms: i64) -> Option<i64> {
 }
 
 /// The person's offset from UTC now, in seconds, as Mattermost's web app sends it with a search.
-pub async fn person_offset(cx: &Ctx) -> Result<i64, ToolError> {
+pub(crate) async fn person_offset(cx: &Ctx) -> Result<i64, ToolError> {
     let me = cx.me().await?;
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

@@ -14,10 +14,10 @@ use crate::paging::posts_by_time::{self, Mode, Query};
 use std::collections::HashMap;
 
 /// How many read posts are shown before the first unread one.
-pub const CONTEXT: u32 = 3;
+pub(crate) const CONTEXT: u32 = 3;
 
 /// The person's own display preference for collapsed reply threads (`cx.collapsed_threads`).
-pub const CRT_PREFERENCE: Call = Call {
+pub(crate) const CRT_PREFERENCE: Call = Call {
     operation: "GetPreferencesByCategory",
     params: &[
         (
@@ -39,7 +39,7 @@ pub const CRT_PREFERENCE: Call = Call {
 /// `always_on`, otherwise the person's `display_settings`/`collapsed_reply_threads` preference, or
 /// without one the setting's default (`default_on` on). With them on, a thread's replies are counted
 /// in the thread (followed threads), not in its channel.
-pub async fn collapsed_threads(cx: &Ctx) -> Result<bool, ToolError> {
+pub(crate) async fn collapsed_threads(cx: &Ctx) -> Result<bool, ToolError> {
     let config = super::config::client_config(cx).await?;
     let mode = config
         .get("CollapsedThreads")
@@ -74,7 +74,7 @@ pub async fn collapsed_threads(cx: &Ctx) -> Result<bool, ToolError> {
 /// threads, root posts only (`total_msg_count_root - msg_count_root`, `mention_count_root`), the
 /// replies being counted in their threads; without, every post (`total_msg_count - msg_count`,
 /// `mention_count`).
-pub fn unread_in(c: &types::Channel, m: &types::ChannelMember, crt: bool) -> (i64, i64) {
+pub(crate) fn unread_in(c: &types::Channel, m: &types::ChannelMember, crt: bool) -> (i64, i64) {
     if crt {
         let posts = c.total_msg_count_root.unwrap_or(0) - m.msg_count_root.unwrap_or(0);
         (posts.max(0), m.mention_count_root.unwrap_or(0))
@@ -86,7 +86,7 @@ pub fn unread_in(c: &types::Channel, m: &types::ChannelMember, crt: bool) -> (i6
 
 /// Whether the person muted the channel: its `mark_unread` notify prop is `mention`
 /// (`mattermost-redux` `utils/channel_utils.ts` `isChannelMuted`), so only mentions bold it.
-pub fn muted(m: &types::ChannelMember) -> bool {
+pub(crate) fn muted(m: &types::ChannelMember) -> bool {
     m.notify_props
         .as_ref()
         .and_then(|p| p.mark_unread.as_deref())
@@ -96,7 +96,7 @@ pub fn muted(m: &types::ChannelMember) -> bool {
 /// The person's channel memberships (which hold the read counts) in these teams, by channel id; direct
 /// and group messages come with every team. A person in no team has only direct and group messages,
 /// read from the list of all their memberships.
-pub async fn memberships(
+pub(crate) async fn memberships(
     cx: &Ctx,
     team_ids: &[String],
 ) -> Result<HashMap<String, types::ChannelMember>, ToolError> {
@@ -167,7 +167,7 @@ pub async fn memberships(
 
 /// The read posts just before the first unread one (or the latest posts, when nothing is unread),
 /// oldest first: at most [`CONTEXT`], none written after `viewed` (one request).
-pub async fn read_before(
+pub(crate) async fn read_before(
     cx: &Ctx,
     q: &Query,
     first_unread: Option<&Post>,

@@ -11,7 +11,7 @@ use crate::tools::shared::args::ONE_TEAM as TEAM;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "get_team",
     title: "A team",
     description: "One team by id, name or display name, and whether you are a member. A team you are not in: \
@@ -33,10 +33,10 @@ pub const TOOL: Tool = Tool {
 
 /// A team, and whether the person is in it.
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct TeamAnswer {
+pub(crate) struct TeamAnswer {
     #[serde(flatten)]
-    pub team: TeamItem,
-    pub member: bool,
+    pub(crate) team: TeamItem,
+    pub(crate) member: bool,
 }
 
 #[derive(Deserialize)]

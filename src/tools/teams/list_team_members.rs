@@ -18,7 +18,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "list_team_members",
     title: "A team's members",
     description: "A team's people by username, with team_admin; deactivated people only with \
@@ -66,11 +66,11 @@ pub const TOOL: Tool = Tool {
 
 /// A member of a team.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct TeamMember {
+pub(crate) struct TeamMember {
     #[serde(flatten)]
-    pub person: UserItem,
+    pub(crate) person: UserItem,
     #[serde(default, skip_serializing_if = "is_false")]
-    pub team_admin: bool,
+    pub(crate) team_admin: bool,
 }
 
 #[derive(Deserialize)]

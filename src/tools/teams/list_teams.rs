@@ -14,7 +14,7 @@ use crate::tools::shared::args::LISTS;
 use crate::tools::shared::lists::name_key;
 use serde::Deserialize;
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "list_teams",
     title: "Your teams",
     description: "Your teams by display name; archived teams are left out.",

@@ -14,7 +14,7 @@ use crate::tool::{Answer, Asks, Input, Stop, Tool, Toolset};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "add_channel_members",
     title: "Add people to a channel",
     description: "Adds up to 20 people to a channel. Asks first, naming them; those already in it are left alone.",
@@ -74,17 +74,17 @@ struct Args {
 
 /// People added to a channel.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Added {
-    pub done: String,
-    pub channel_id: String,
-    pub channel: String,
+pub(crate) struct Added {
+    pub(crate) done: String,
+    pub(crate) channel_id: String,
+    pub(crate) channel: String,
     /// Usernames added.
-    pub added: Vec<String>,
+    pub(crate) added: Vec<String>,
     /// Usernames that were in the channel already (nothing sent for them).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub already_members: Vec<String>,
+    pub(crate) already_members: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub confirmed: Option<Confirmed>,
+    pub(crate) confirmed: Option<Confirmed>,
 }
 
 async fn run(cx: &Ctx, input: Input<Args>) -> Result<Added, Stop> {

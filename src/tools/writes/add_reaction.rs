@@ -18,7 +18,7 @@ use serde::Deserialize;
 /// Mattermost's `UniqueEmojiReactionLimitPerPost` default.
 const DISTINCT_EMOJI_MAX: usize = 50;
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "add_reaction",
     title: "React to a post",
     description: "Reacts to a post with an emoji by name (thumbsup, :+1:) or character (👍); an unknown name is refused with the closest. Asks first.",

@@ -12,15 +12,15 @@ const HERE_COUNTED_UP_TO: i64 = 1000;
 
 /// The server's limits, from its client configuration.
 #[derive(Debug, Clone, Copy)]
-pub struct Limits {
+pub(crate) struct Limits {
     /// `MaxPostSize`: the most characters a message may have.
-    pub max_post: usize,
+    pub(crate) max_post: usize,
     /// `MaxFileSize`: the most bytes a file may have.
-    pub max_file: u64,
+    pub(crate) max_file: u64,
 }
 
 /// The server's limits (GetClientConfig `format=old`, reused for a few minutes).
-pub async fn limits(cx: &Ctx) -> Result<Limits, ToolError> {
+pub(crate) async fn limits(cx: &Ctx) -> Result<Limits, ToolError> {
     let config = crate::tools::shared::config::client_config(cx).await?;
     let number = |key: &str, default: u64| {
         config
@@ -36,7 +36,7 @@ pub async fn limits(cx: &Ctx) -> Result<Limits, ToolError> {
 }
 
 /// Refuses a message longer than the server takes, with both numbers.
-pub fn length(tool: &str, message: &str, limits: &Limits) -> Result<(), ToolError> {
+pub(crate) fn length(tool: &str, message: &str, limits: &Limits) -> Result<(), ToolError> {
     let n = message.chars().count();
     if n > limits.max_post {
         return Err(ToolError::bad_argument(format!(
@@ -81,14 +81,14 @@ fn outside_code(message: &str) -> String {
 /// The mentions of a message: the usernames named (`@alice`) and the channel-wide mentions
 /// (`channel`, `all`, `here`), each once, in order.
 #[derive(Debug, Default, PartialEq, Eq)]
-pub struct Mentions {
-    pub people: Vec<String>,
-    pub channel_wide: Vec<&'static str>,
+pub(crate) struct Mentions {
+    pub(crate) people: Vec<String>,
+    pub(crate) channel_wide: Vec<&'static str>,
 }
 
 /// Reads a message's mentions as Mattermost does: `@` at the start or after a character that is not
 /// part of a word, then a username's characters (a trailing `.`, `-` or `_` is punctuation).
-pub fn mentions(message: &str) -> Mentions {
+pub(crate) fn mentions(message: &str) -> Mentions {
     let text = outside_code(message);
     let chars: Vec<char> = text.chars().collect();
     let word = |c: char| c.is_alphanumeric() || "._-".contains(c);
@@ -137,7 +137,11 @@ pub fn mentions(message: &str) -> Mentions {
 }
 
 /// Refuses a message whose `@mentions` name nobody, naming each with the closest usernames.
-pub async fn mentioned_people(cx: &Ctx, tool: &str, names: &[String]) -> Result<(), ToolError> {
+pub(crate) async fn mentioned_people(
+    cx: &Ctx,
+    tool: &str,
+    names: &[String],
+) -> Result<(), ToolError> {
     if names.is_empty() {
         return Ok(());
     }
@@ -224,7 +228,7 @@ async fn closest_usernames(cx: &Ctx, name: &str) -> Vec<String> {
 }
 
 /// What the channel-wide mentions of a message notify, for the question: one line each.
-pub async fn reach(
+pub(crate) async fn reach(
     cx: &Ctx,
     channel_id: &str,
     members: i64,
@@ -313,7 +317,7 @@ async fn online_members(
 type Pattern<'a> = (&'a str, usize, &'a dyn Fn(u8) -> bool, &'static str);
 
 /// What in a text looks like a credential, if anything: the kind, never the value.
-pub fn credential(text: &str, token: &str) -> Option<&'static str> {
+pub(crate) fn credential(text: &str, token: &str) -> Option<&'static str> {
     if token.len() >= 8 && text.contains(token) {
         return Some("this server's own Mattermost token");
     }
@@ -370,7 +374,7 @@ pub fn credential(text: &str, token: &str) -> Option<&'static str> {
 }
 
 /// Refuses a message that holds something that looks like a credential.
-pub fn no_credential(cx: &Ctx, tool: &str, what: &str, text: &str) -> Result<(), ToolError> {
+pub(crate) fn no_credential(cx: &Ctx, tool: &str, what: &str, text: &str) -> Result<(), ToolError> {
     match credential(text, cx.token().expose()) {
         Some(kind) => Err(ToolError::new(
             ErrorKind::Refused,
@@ -385,7 +389,7 @@ pub fn no_credential(cx: &Ctx, tool: &str, what: &str, text: &str) -> Result<(),
 }
 
 /// The checks every message passes before anything is asked or sent.
-pub async fn check_message(
+pub(crate) async fn check_message(
     cx: &Ctx,
     tool: &str,
     message: &str,

@@ -15,7 +15,7 @@ use serde::Serialize;
 use std::time::Duration;
 
 /// The hints of a tool that writes to this one Mattermost.
-pub const fn writes(destructive: bool, idempotent: bool) -> Hints {
+pub(crate) const fn writes(destructive: bool, idempotent: bool) -> Hints {
     Hints {
         read_only: false,
         destructive,
@@ -25,7 +25,7 @@ pub const fn writes(destructive: bool, idempotent: bool) -> Hints {
 }
 
 /// The person: their id and username.
-pub async fn me(cx: &Ctx) -> Result<(String, String), ToolError> {
+pub(crate) async fn me(cx: &Ctx) -> Result<(String, String), ToolError> {
     let u = cx.me().await?;
     Ok((
         u.id.clone().unwrap_or_default(),
@@ -34,20 +34,20 @@ pub async fn me(cx: &Ctx) -> Result<(String, String), ToolError> {
 }
 
 /// The post `reference` (an id or a permalink) names, read now.
-pub async fn read_post(cx: &Ctx, reference: &str) -> Result<types::Post, ToolError> {
+pub(crate) async fn read_post(cx: &Ctx, reference: &str) -> Result<types::Post, ToolError> {
     let id = resolve::post_id(reference)?;
     cx.call(cx.api().get_post().post_id(&id).send(), "post", reference)
         .await
 }
 
 /// A channel, read now.
-pub async fn read_channel(cx: &Ctx, id: &str) -> Result<types::Channel, ToolError> {
+pub(crate) async fn read_channel(cx: &Ctx, id: &str) -> Result<types::Channel, ToolError> {
     cx.call(cx.api().get_channel().channel_id(id).send(), "channel", id)
         .await
 }
 
 /// A channel `reference` names, read whole (resolution reads it only for names).
-pub async fn channel(
+pub(crate) async fn channel(
     cx: &Ctx,
     reference: &str,
     team: Option<&str>,
@@ -60,7 +60,7 @@ pub async fn channel(
 }
 
 /// How many people a channel holds.
-pub async fn member_count(cx: &Ctx, channel_id: &str) -> Result<i64, ToolError> {
+pub(crate) async fn member_count(cx: &Ctx, channel_id: &str) -> Result<i64, ToolError> {
     let stats = cx
         .call(
             cx.api().get_channel_stats().channel_id(channel_id).send(),
@@ -73,7 +73,7 @@ pub async fn member_count(cx: &Ctx, channel_id: &str) -> Result<i64, ToolError> 
 
 /// How a channel is named in a question and an answer: `~town-square (Town Square, team Engineering)`,
 /// `your direct message with @bob`, `the group message with @a, @b`.
-pub async fn place(cx: &Ctx, c: &types::Channel) -> Result<String, ToolError> {
+pub(crate) async fn place(cx: &Ctx, c: &types::Channel) -> Result<String, ToolError> {
     let me = cx.my_id().await?;
     match c.kind() {
         ChannelKind::Direct => {
@@ -110,7 +110,7 @@ pub async fn place(cx: &Ctx, c: &types::Channel) -> Result<String, ToolError> {
 }
 
 /// Text cut to `max` characters, with `…` when cut.
-pub fn snippet(text: &str, max: usize) -> String {
+pub(crate) fn snippet(text: &str, max: usize) -> String {
     let mut out: String = text.chars().take(max).collect();
     if text.chars().count() > max {
         out.push('…');
@@ -119,7 +119,7 @@ pub fn snippet(text: &str, max: usize) -> String {
 }
 
 /// Only the person's own posts are edited or deleted, whatever their token may do.
-pub fn own_post(tool: &str, post: &types::Post, me: &str) -> Result<(), ToolError> {
+pub(crate) fn own_post(tool: &str, post: &types::Post, me: &str) -> Result<(), ToolError> {
     if post.author() != me {
         return Err(ToolError::new(
             ErrorKind::Refused,
@@ -144,7 +144,11 @@ pub fn own_post(tool: &str, post: &types::Post, me: &str) -> Result<(), ToolErro
 
 /// Sends a write that is idempotent by nature (pin, save, follow, removing a reaction) and sends it
 /// once more when the first may not have arrived. Other writes are never retried this way.
-pub async fn idempotent<T, F, Fut>(cx: &Ctx, _cleared: &Cleared, send_once: F) -> Result<T, MmError>
+pub(crate) async fn idempotent<T, F, Fut>(
+    cx: &Ctx,
+    _cleared: &Cleared,
+    send_once: F,
+) -> Result<T, MmError>
 where
     F: Fn() -> Fut,
     Fut: Future<Output = Result<ResponseValue<T>, progenitor_client::Error<types::AppError>>>,
@@ -160,7 +164,7 @@ where
 
 /// Sends a write once (never retried blindly) and reads its answer; a failure says whether the write
 /// may have happened.
-pub async fn write<T>(
+pub(crate) async fn write<T>(
     cx: &Ctx,
     _cleared: &Cleared,
     request: impl Future<Output = Result<ResponseValue<T>, progenitor_client::Error<types::AppError>>>,
@@ -175,7 +179,7 @@ pub async fn write<T>(
 
 /// A write's failure as a tool error about `what` named `value`, saying whether anything may have
 /// been changed.
-pub fn write_failed(cx: &Ctx, e: MmError, what: &str, value: &str) -> ToolError {
+pub(crate) fn write_failed(cx: &Ctx, e: MmError, what: &str, value: &str) -> ToolError {
     let unsure = e.may_not_have_arrived();
     let mut err = cx.fail(e, what, value);
     if unsure {
@@ -188,14 +192,14 @@ pub fn write_failed(cx: &Ctx, e: MmError, what: &str, value: &str) -> ToolError 
 
 /// A channel joined or left.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Membership {
-    pub done: String,
-    pub channel_id: String,
-    pub channel: String,
+pub(crate) struct Membership {
+    pub(crate) done: String,
+    pub(crate) channel_id: String,
+    pub(crate) channel: String,
     /// Its members now (you included when you are in it).
-    pub members: i64,
+    pub(crate) members: i64,
     /// false when it already was as asked: nothing was sent.
-    pub changed: bool,
+    pub(crate) changed: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub confirmed: Option<Confirmed>,
+    pub(crate) confirmed: Option<Confirmed>,
 }

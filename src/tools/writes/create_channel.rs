@@ -15,7 +15,7 @@ use crate::tool::{Answer, Asks, Input, Stop, Tool, Toolset};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "create_channel",
     title: "Create a channel",
     description: "Creates a public (default) or private channel in a team; without `name` the URL name comes from the display name. Asks first; a taken name is refused.",
@@ -112,20 +112,20 @@ struct Args {
 
 /// A channel created.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Created {
-    pub done: String,
-    pub channel_id: String,
-    pub name: String,
-    pub display_name: String,
-    pub private: bool,
-    pub team: String,
-    pub url: String,
-    pub confirmed: Confirmed,
+pub(crate) struct Created {
+    pub(crate) done: String,
+    pub(crate) channel_id: String,
+    pub(crate) name: String,
+    pub(crate) display_name: String,
+    pub(crate) private: bool,
+    pub(crate) team: String,
+    pub(crate) url: String,
+    pub(crate) confirmed: Confirmed,
 }
 
 /// A URL name from a display name, as the web app makes one: lowercase, runs of other characters as
 /// one dash, no dash at either end, at most 64 characters; `None` when fewer than 2 are left.
-pub fn url_name(display: &str) -> Option<String> {
+pub(crate) fn url_name(display: &str) -> Option<String> {
     let mut out = String::new();
     for c in display.to_lowercase().chars() {
         if c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' {

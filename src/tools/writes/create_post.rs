@@ -20,7 +20,7 @@ use crate::mattermost::types;
 use crate::tool::{Answer, Asks, Input, Stop, Tool, Toolset};
 use serde::Deserialize;
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "create_post",
     title: "Post in a channel",
     description: "Posts in a channel, or in the thread of `root` (a reply's root), with up to 10 files. Asks the person first, showing the exact message, where, and whom it reaches (members; @channel, @all, @here). Refused before asking: over MaxPostSize, @mentions of nobody, files over MaxFileSize or like credentials. Made once even if the connection breaks; marked as written with AI.",

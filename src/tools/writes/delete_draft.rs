@@ -11,7 +11,7 @@ use crate::tool::{Answer, Asks, Input, Tool, Toolset};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "delete_draft",
     title: "Delete a draft",
     description: "Deletes your draft in a channel (or `root`'s thread) and gives its text back. Never asks.",
@@ -69,17 +69,17 @@ struct Args {
 
 /// A draft deleted.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct DraftDeleted {
-    pub done: String,
-    pub channel_id: String,
-    pub channel: String,
+pub(crate) struct DraftDeleted {
+    pub(crate) done: String,
+    pub(crate) channel_id: String,
+    pub(crate) channel: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub root_id: Option<String>,
+    pub(crate) root_id: Option<String>,
     /// false when there was no draft: nothing was sent.
-    pub deleted: bool,
+    pub(crate) deleted: bool,
     /// The deleted draft's text.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
+    pub(crate) message: Option<String>,
 }
 
 async fn run(cx: &Ctx, input: Input<Args>) -> Result<DraftDeleted, ToolError> {

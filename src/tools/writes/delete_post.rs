@@ -13,7 +13,7 @@ use crate::tool::{Answer, Asks, Input, Stop, Tool, Toolset};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "delete_post",
     title: "Delete your post",
     description: "Deletes your own post (never another's, even as an admin); a thread's root takes its replies. Asks first, saying how many go; nothing is deleted if the post changed meanwhile.",
@@ -44,14 +44,14 @@ struct Args {
 
 /// A deleted post.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Deleted {
-    pub done: String,
-    pub post_id: String,
-    pub channel_id: String,
-    pub channel: String,
+pub(crate) struct Deleted {
+    pub(crate) done: String,
+    pub(crate) post_id: String,
+    pub(crate) channel_id: String,
+    pub(crate) channel: String,
     /// The replies deleted with it (a thread's root takes its replies along).
-    pub replies_deleted: i64,
-    pub confirmed: Confirmed,
+    pub(crate) replies_deleted: i64,
+    pub(crate) confirmed: Confirmed,
 }
 
 async fn run(cx: &Ctx, input: Input<Args>) -> Result<Deleted, Stop> {

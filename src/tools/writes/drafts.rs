@@ -8,7 +8,7 @@ use crate::mattermost::facts::{ChannelFacts, PostFacts};
 use crate::mattermost::types;
 
 /// The person's drafts in the channel's team (direct and group message drafts are in every team).
-pub const DRAFTS: Call = Call {
+pub(crate) const DRAFTS: Call = Call {
     operation: "GetDrafts",
     params: &[
         (
@@ -26,7 +26,7 @@ pub const DRAFTS: Call = Call {
 };
 
 /// The person's draft in a channel (or a thread of it), if any.
-pub async fn draft_in(
+pub(crate) async fn draft_in(
     cx: &Ctx,
     channel: &types::Channel,
     root: Option<&str>,
@@ -56,7 +56,11 @@ pub async fn draft_in(
 }
 
 /// The root of the thread `root` names, in `channel`.
-pub async fn root_in(cx: &Ctx, root: &str, channel: &types::Channel) -> Result<String, ToolError> {
+pub(crate) async fn root_in(
+    cx: &Ctx,
+    root: &str,
+    channel: &types::Channel,
+) -> Result<String, ToolError> {
     let post = common::read_post(cx, root).await?;
     if post.channel() != channel.id() {
         return Err(ToolError::bad_argument(format!(

@@ -13,24 +13,24 @@ use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
 /// The most files a post takes.
-pub const MAX_FILES: usize = 10;
+pub(crate) const MAX_FILES: usize = 10;
 
 /// One file as the arguments give it.
 #[derive(Debug, Clone, Deserialize)]
-pub struct FileArg {
-    pub name: String,
+pub(crate) struct FileArg {
+    pub(crate) name: String,
     #[serde(default)]
-    pub content: Option<String>,
+    pub(crate) content: Option<String>,
     #[serde(default)]
-    pub content_base64: Option<String>,
+    pub(crate) content_base64: Option<String>,
 }
 
 /// A file checked and ready to upload.
-pub struct Prepared {
-    pub name: String,
-    pub bytes: Vec<u8>,
+pub(crate) struct Prepared {
+    pub(crate) name: String,
+    pub(crate) bytes: Vec<u8>,
     /// The sha256 of its bytes, which the confirmation is bound to.
-    pub sha256: String,
+    pub(crate) sha256: String,
 }
 
 /// File names that hold credentials by what they are, whatever their content.
@@ -86,7 +86,7 @@ fn human(bytes: u64) -> String {
 }
 
 /// Reads and checks the files; refuses the first that cannot go, saying why.
-pub fn prepare(
+pub(crate) fn prepare(
     cx: &Ctx,
     tool: &str,
     files: &[FileArg],
@@ -166,7 +166,7 @@ fn refused_credential(tool: &str, name: &str, kind: &str) -> ToolError {
 }
 
 /// How the files are listed in a question.
-pub fn listed(files: &[Prepared]) -> String {
+pub(crate) fn listed(files: &[Prepared]) -> String {
     files
         .iter()
         .map(|f| format!("{} ({})", f.name, human(f.bytes.len() as u64)))
@@ -175,7 +175,7 @@ pub fn listed(files: &[Prepared]) -> String {
 }
 
 /// Uploads the files to the channel in one request; answers their ids in order.
-pub async fn upload(
+pub(crate) async fn upload(
     cx: &Ctx,
     _cleared: &Cleared,
     channel_id: &str,

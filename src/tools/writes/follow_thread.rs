@@ -28,7 +28,7 @@ const PARAMS: &[(&str, Source)] = &[
     ("thread_id", Source::Arg("post")),
 ];
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "follow_thread",
     title: "Follow or unfollow a thread",
     description: "Follows the thread of any post in it, or unfollows it (following=false). Only you see it: never asks.",
@@ -71,11 +71,11 @@ struct Args {
 
 /// A thread followed or not.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Followed {
-    pub done: String,
+pub(crate) struct Followed {
+    pub(crate) done: String,
     /// The thread's root post.
-    pub thread_id: String,
-    pub following: bool,
+    pub(crate) thread_id: String,
+    pub(crate) following: bool,
 }
 
 async fn run(cx: &Ctx, input: Input<Args>) -> Result<Followed, ToolError> {

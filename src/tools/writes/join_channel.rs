@@ -31,7 +31,7 @@ const JOIN: Call = Call {
     ],
 };
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "join_channel",
     title: "Join a channel",
     description: "Joins a public channel of your teams. Asks first: its members see you join.",

@@ -12,7 +12,7 @@ use crate::mattermost::facts::{ChannelFacts, ChannelKind};
 use crate::tool::{Answer, Asks, Input, Stop, Tool, Toolset};
 use serde::Deserialize;
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "leave_channel",
     title: "Leave a channel",
     description: "Leaves a channel (not town-square or a direct message). Asks first: members see you leave, and only a member can add you back to a private one.",

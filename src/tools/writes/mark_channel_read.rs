@@ -32,7 +32,7 @@ const OWN_STATE: Hints = Hints {
     open_world: false,
 };
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "mark_channel_read",
     title: "Mark a channel read",
     description: "Marks a channel read for you, as opening it does; only when the person asks. Says what \
@@ -97,25 +97,25 @@ pub const TOOL: Tool = Tool {
 
 /// What Mattermost did.
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct Marked {
-    pub channel_id: String,
+pub(crate) struct Marked {
+    pub(crate) channel_id: String,
     /// false: you are not in the channel, which has no read state for you.
-    pub member: bool,
+    pub(crate) member: bool,
     /// true only when something was unread and Mattermost marked it read.
-    pub marked_read: bool,
+    pub(crate) marked_read: bool,
     /// Unread posts before the call.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub unread_before: Option<i64>,
+    pub(crate) unread_before: Option<i64>,
     /// Mentions before the call.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub mentions_before: Option<i64>,
+    pub(crate) mentions_before: Option<i64>,
     /// true when the channel's threads were marked read along with it.
-    pub threads_marked_read: bool,
+    pub(crate) threads_marked_read: bool,
     /// When you last viewed the channel, as Mattermost now holds it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub last_viewed: Option<String>,
+    pub(crate) last_viewed: Option<String>,
     /// What happened, in a sentence.
-    pub note: String,
+    pub(crate) note: String,
 }
 
 #[derive(Deserialize)]

@@ -5,38 +5,38 @@
 //! retries), [`checks`] (message length, mentions, reach, credentials), [`files`] (attachments) and
 //! [`posting`] (a post made once, marked).
 
-pub mod checks;
-pub mod common;
-pub mod drafts;
-pub mod files;
-pub mod posting;
-pub mod reactions;
+pub(crate) mod checks;
+pub(crate) mod common;
+pub(crate) mod drafts;
+pub(crate) mod files;
+pub(crate) mod posting;
+pub(crate) mod reactions;
 
-pub mod add_channel_members;
-pub mod add_reaction;
-pub mod create_channel;
-pub mod create_post;
-pub mod delete_draft;
-pub mod delete_post;
-pub mod follow_thread;
-pub mod join_channel;
-pub mod leave_channel;
-pub mod mark_channel_read;
-pub mod pin_post;
-pub mod remove_reaction;
-pub mod save_draft;
-pub mod save_post;
-pub mod send_direct_message;
-pub mod set_post_reminder;
-pub mod set_status;
-pub mod update_post;
+pub(crate) mod add_channel_members;
+pub(crate) mod add_reaction;
+pub(crate) mod create_channel;
+pub(crate) mod create_post;
+pub(crate) mod delete_draft;
+pub(crate) mod delete_post;
+pub(crate) mod follow_thread;
+pub(crate) mod join_channel;
+pub(crate) mod leave_channel;
+pub(crate) mod mark_channel_read;
+pub(crate) mod pin_post;
+pub(crate) mod remove_reaction;
+pub(crate) mod save_draft;
+pub(crate) mod save_post;
+pub(crate) mod send_direct_message;
+pub(crate) mod set_post_reminder;
+pub(crate) mod set_status;
+pub(crate) mod update_post;
 
 use crate::args::{Arg, Kind};
 
 pub(crate) use super::shared::args::{CHANNEL, POST};
 
 /// The message a posting tool sends.
-pub const MESSAGE: Arg = Arg {
+pub(crate) const MESSAGE: Arg = Arg {
     name: "message",
     kind: Kind::Text { max: 100_000 },
     required: true,
@@ -45,7 +45,7 @@ pub const MESSAGE: Arg = Arg {
 };
 
 /// The thread a reply goes to.
-pub const ROOT: Arg = Arg {
+pub(crate) const ROOT: Arg = Arg {
     name: "root",
     kind: Kind::Post,
     required: false,
@@ -54,7 +54,7 @@ pub const ROOT: Arg = Arg {
 };
 
 /// A post's attachments.
-pub const FILES: Arg = Arg {
+pub(crate) const FILES: Arg = Arg {
     name: "files",
     kind: Kind::Files {
         max: files::MAX_FILES,

@@ -12,7 +12,7 @@ use crate::tool::{Answer, Asks, Input, Stop, Tool, Toolset};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "pin_post",
     title: "Pin or unpin a post",
     description: "Pins a post to its channel, or unpins it (pinned=false). Asks first.",
@@ -55,14 +55,14 @@ struct Args {
 
 /// A post pinned or unpinned.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Pinned {
-    pub done: String,
-    pub post_id: String,
-    pub pinned: bool,
+pub(crate) struct Pinned {
+    pub(crate) done: String,
+    pub(crate) post_id: String,
+    pub(crate) pinned: bool,
     /// false when it already was as asked: nothing was sent.
-    pub changed: bool,
+    pub(crate) changed: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub confirmed: Option<Confirmed>,
+    pub(crate) confirmed: Option<Confirmed>,
 }
 
 async fn run(cx: &Ctx, input: Input<Args>) -> Result<Pinned, Stop> {

@@ -25,34 +25,34 @@ use std::time::Duration;
 /// The most times a post is sent (the first time and the retries).
 const TRIES: u32 = 5;
 /// The prop that marks a post as written with an assistant.
-pub const AI_PROP: &str = "ai_generated_by";
+pub(crate) const AI_PROP: &str = "ai_generated_by";
 
 /// What a message was: where it went and whom it reached.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct PostWritten {
+pub(crate) struct PostWritten {
     /// What was done, in a sentence.
-    pub done: String,
-    pub post_id: String,
-    pub permalink: String,
-    pub channel_id: String,
+    pub(crate) done: String,
+    pub(crate) post_id: String,
+    pub(crate) permalink: String,
+    pub(crate) channel_id: String,
     /// The channel as the question named it.
-    pub channel: String,
+    pub(crate) channel: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub root_id: Option<String>,
+    pub(crate) root_id: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub file_ids: Vec<String>,
+    pub(crate) file_ids: Vec<String>,
     /// The people in the channel besides you, who can read it.
-    pub reached: i64,
+    pub(crate) reached: i64,
     /// Whom its `@channel`, `@all` or `@here` notified.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub notified: Vec<String>,
+    pub(crate) notified: Vec<String>,
     /// Marked as written with an AI assistant (`props.ai_generated_by`).
-    pub marked_ai_generated: bool,
-    pub confirmed: Confirmed,
+    pub(crate) marked_ai_generated: bool,
+    pub(crate) confirmed: Confirmed,
     /// How many times it was sent again after a cut connection, a timeout or a save in progress (the
     /// same `pending_post_id` each time: one post).
     #[serde(default, skip_serializing_if = "is_zero")]
-    pub retries: u32,
+    pub(crate) retries: u32,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -60,26 +60,30 @@ fn is_zero(n: &u32) -> bool {
 }
 
 /// What to post.
-pub struct Outgoing<'a> {
-    pub channel_id: &'a str,
-    pub message: &'a str,
-    pub root_id: Option<&'a str>,
-    pub file_ids: Vec<String>,
+pub(crate) struct Outgoing<'a> {
+    pub(crate) channel_id: &'a str,
+    pub(crate) message: &'a str,
+    pub(crate) root_id: Option<&'a str>,
+    pub(crate) file_ids: Vec<String>,
 }
 
 /// A made post and how many retries it took.
-pub struct Made {
-    pub post: types::Post,
-    pub retries: u32,
+pub(crate) struct Made {
+    pub(crate) post: types::Post,
+    pub(crate) retries: u32,
 }
 
 /// The pending post id of a new post: the person's id, a colon and 128 random bits.
-pub fn pending_post_id(me: &str) -> Result<String, ToolError> {
+pub(crate) fn pending_post_id(me: &str) -> Result<String, ToolError> {
     Ok(format!("{me}:{}", random_hex(16)?))
 }
 
 /// Makes the post once, retrying with the same `pending_post_id` until Mattermost answers it.
-pub async fn make(cx: &Ctx, _cleared: &Cleared, out: Outgoing<'_>) -> Result<Made, ToolError> {
+pub(crate) async fn make(
+    cx: &Ctx,
+    _cleared: &Cleared,
+    out: Outgoing<'_>,
+) -> Result<Made, ToolError> {
     let me = cx.my_id().await?;
     let pending = pending_post_id(&me)?;
     let mut props = serde_json::Map::new();
@@ -150,15 +154,15 @@ pub async fn make(cx: &Ctx, _cleared: &Cleared, out: Outgoing<'_>) -> Result<Mad
 }
 
 /// The answer for a made post.
-pub struct Reached {
-    pub channel: String,
-    pub reached: i64,
-    pub notified: Vec<String>,
-    pub confirmed: Confirmed,
+pub(crate) struct Reached {
+    pub(crate) channel: String,
+    pub(crate) reached: i64,
+    pub(crate) notified: Vec<String>,
+    pub(crate) confirmed: Confirmed,
 }
 
 impl PostWritten {
-    pub fn of(cx: &Ctx, done: String, made: Made, reached: Reached) -> PostWritten {
+    pub(crate) fn of(cx: &Ctx, done: String, made: Made, reached: Reached) -> PostWritten {
         let p = made.post;
         let id = p.id.clone().unwrap_or_default();
         let marked = p

@@ -9,7 +9,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 /// The emoji argument of the reaction tools.
-pub const EMOJI: crate::args::Arg = crate::args::Arg {
+pub(crate) const EMOJI: crate::args::Arg = crate::args::Arg {
     name: "emoji",
     kind: crate::args::Kind::Text { max: 80 },
     required: true,
@@ -19,20 +19,20 @@ pub const EMOJI: crate::args::Arg = crate::args::Arg {
 
 /// A reaction added or taken back.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Reacted {
-    pub done: String,
-    pub post_id: String,
+pub(crate) struct Reacted {
+    pub(crate) done: String,
+    pub(crate) post_id: String,
     /// The emoji's name as Mattermost stores it.
-    pub emoji: String,
+    pub(crate) emoji: String,
     /// false when it already was as asked: nothing was sent.
-    pub changed: bool,
+    pub(crate) changed: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub confirmed: Option<Confirmed>,
+    pub(crate) confirmed: Option<Confirmed>,
 }
 
 /// The emoji a reference names, as Mattermost stores it: a system emoji, or a custom emoji the server
 /// has (one lookup).
-pub async fn emoji_name(cx: &Ctx, reference: &str) -> Result<String, ToolError> {
+pub(crate) async fn emoji_name(cx: &Ctx, reference: &str) -> Result<String, ToolError> {
     match emoji::parse(reference)? {
         EmojiName::System(n) => Ok(n),
         EmojiName::Custom(n) => {
@@ -51,7 +51,7 @@ pub async fn emoji_name(cx: &Ctx, reference: &str) -> Result<String, ToolError> 
 }
 
 /// The post's reactions, from its metadata.
-pub fn reactions(post: &types::Post) -> Vec<types::Reaction> {
+pub(crate) fn reactions(post: &types::Post) -> Vec<types::Reaction> {
     post.metadata
         .as_ref()
         .and_then(|m| m.reactions.clone())

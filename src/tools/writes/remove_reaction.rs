@@ -11,7 +11,7 @@ use crate::mattermost::facts::PostFacts;
 use crate::tool::{Answer, Asks, Input, Stop, Tool, Toolset};
 use serde::Deserialize;
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "remove_reaction",
     title: "Take back your reaction",
     description: "Takes back your reaction to a post (emoji by name or character). Asks first.",

@@ -13,7 +13,7 @@ use crate::tool::{Answer, Asks, Input, Tool, Toolset};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "save_draft",
     title: "Save a draft",
     description: "Puts a draft in your message box of a channel (or of `root`'s thread). Only you see it: never asks. Checked like a post; never replaces a different draft.",
@@ -68,14 +68,14 @@ struct Args {
 
 /// A draft saved.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct DraftSaved {
-    pub done: String,
-    pub channel_id: String,
-    pub channel: String,
+pub(crate) struct DraftSaved {
+    pub(crate) done: String,
+    pub(crate) channel_id: String,
+    pub(crate) channel: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub root_id: Option<String>,
+    pub(crate) root_id: Option<String>,
     /// false when the same draft was there already: nothing was sent.
-    pub changed: bool,
+    pub(crate) changed: bool,
 }
 
 async fn run(cx: &Ctx, input: Input<Args>) -> Result<DraftSaved, ToolError> {

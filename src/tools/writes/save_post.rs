@@ -15,7 +15,7 @@ use crate::tool::{Answer, Asks, Input, Tool, Toolset};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "save_post",
     title: "Save or unsave a post",
     description: "Saves a post, or unsaves it (saved=false). Only you see it: never asks.",
@@ -80,10 +80,10 @@ struct Args {
 
 /// A post saved or unsaved.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Saved {
-    pub done: String,
-    pub post_id: String,
-    pub saved: bool,
+pub(crate) struct Saved {
+    pub(crate) done: String,
+    pub(crate) post_id: String,
+    pub(crate) saved: bool,
 }
 
 async fn run(cx: &Ctx, input: Input<Args>) -> Result<Saved, ToolError> {

@@ -18,7 +18,7 @@ use crate::resolve;
 use crate::tool::{Answer, Asks, Input, Stop, Tool, Toolset};
 use serde::Deserialize;
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "send_direct_message",
     title: "Send a direct message",
     description: "Messages one person (yourself too) or 2 to 7 people (one group message), with up to 10 files. Asks first; checked, made once and marked like create_post.",

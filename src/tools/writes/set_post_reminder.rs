@@ -14,7 +14,7 @@ use crate::tool::{Answer, Asks, Input, Tool, Toolset};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "set_post_reminder",
     title: "Remind me about a post",
     description: "Has Mattermost remind you of a post at a time (it replaces an earlier reminder of that post). Never asks.",
@@ -58,11 +58,11 @@ struct Args {
 
 /// A reminder set.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct ReminderSet {
-    pub done: String,
-    pub post_id: String,
+pub(crate) struct ReminderSet {
+    pub(crate) done: String,
+    pub(crate) post_id: String,
     /// When the reminder comes (whole seconds, as Mattermost keeps it).
-    pub at: String,
+    pub(crate) at: String,
 }
 
 async fn run(cx: &Ctx, input: Input<Args>) -> Result<ReminderSet, ToolError> {

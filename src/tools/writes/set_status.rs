@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 const STATUSES: &[&str] = &["online", "away", "dnd", "offline"];
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "set_status",
     title: "Set your status",
     description: "Sets your presence (online, away, dnd, offline), your custom status, or clears it. Asks first: everyone sees your status.",
@@ -132,26 +132,26 @@ struct Args {
 
 /// A custom status as set.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Custom {
-    pub text: String,
-    pub emoji: String,
+pub(crate) struct Custom {
+    pub(crate) text: String,
+    pub(crate) emoji: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub until: Option<String>,
+    pub(crate) until: Option<String>,
 }
 
 /// What was set.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct StatusSet {
-    pub done: String,
+pub(crate) struct StatusSet {
+    pub(crate) done: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub status: Option<String>,
+    pub(crate) status: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub dnd_until: Option<String>,
+    pub(crate) dnd_until: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub custom: Option<Custom>,
+    pub(crate) custom: Option<Custom>,
     #[serde(default, skip_serializing_if = "crate::show::is_false")]
-    pub cleared_custom: bool,
-    pub confirmed: Confirmed,
+    pub(crate) cleared_custom: bool,
+    pub(crate) confirmed: Confirmed,
 }
 
 fn future(name: &str, value: &str) -> Result<i64, ToolError> {

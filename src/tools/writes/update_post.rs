@@ -21,7 +21,7 @@ use crate::tool::{Answer, Asks, Input, Stop, Tool, Toolset};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "update_post",
     title: "Edit your post",
     description: "Replaces the message of your own post (never another's, even as an admin). Asks first, showing old and new; nothing is edited if the post changed meanwhile.",
@@ -79,18 +79,18 @@ struct Args {
 
 /// An edited post.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
-pub struct Edited {
-    pub done: String,
-    pub post_id: String,
-    pub permalink: String,
-    pub channel_id: String,
-    pub channel: String,
-    pub previous_message: String,
-    pub message: String,
+pub(crate) struct Edited {
+    pub(crate) done: String,
+    pub(crate) post_id: String,
+    pub(crate) permalink: String,
+    pub(crate) channel_id: String,
+    pub(crate) channel: String,
+    pub(crate) previous_message: String,
+    pub(crate) message: String,
     /// Whether the post is marked as written with an AI assistant: an edit keeps the post's marking as it
     /// was (a post made through this server is marked).
-    pub marked_ai_generated: bool,
-    pub confirmed: Confirmed,
+    pub(crate) marked_ai_generated: bool,
+    pub(crate) confirmed: Confirmed,
 }
 
 async fn run(cx: &Ctx, input: Input<Args>) -> Result<Edited, Stop> {

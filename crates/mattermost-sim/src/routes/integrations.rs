@@ -1,4 +1,4 @@
-//! Routes no table tool calls, served for the operation gateway: incoming and outgoing webhooks
+//! Routes no dedicated tool calls, served for the operation gateway: incoming and outgoing webhooks
 //! (`api4/webhook.go`), bots (`api4/bot.go`), channel bookmarks (`api4/channel_bookmark.go`), sidebar
 //! categories (`api4/channel_category.go`), preferences (`api4/preference.go`) and the server's limits
 //! (`api4/limits.go`). Each handler names the function it mirrors; the permissions are those of the

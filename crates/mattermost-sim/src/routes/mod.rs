@@ -26,27 +26,27 @@ pub(crate) type Deferred = Box<dyn FnOnce(&mut World) -> HResult + Send>;
 
 /// One request as a handler sees it.
 pub(crate) struct Ctx<'a> {
-    pub w: &'a mut World,
+    pub(crate) w: &'a mut World,
     /// The session's user id ("" on public routes without a session).
-    pub me: String,
-    pub params: Vec<(&'static str, String)>,
-    pub query: &'a [(String, String)],
-    pub headers: &'a [(String, String)],
-    pub body: &'a [u8],
+    pub(crate) me: String,
+    pub(crate) params: Vec<(&'static str, String)>,
+    pub(crate) query: &'a [(String, String)],
+    pub(crate) headers: &'a [(String, String)],
+    pub(crate) body: &'a [u8],
     /// Fresh randomness for this request: ties and unordered rows come back differently each time.
-    pub rng: Rng,
-    pub paging: Paging,
-    pub site_url: String,
-    pub request_id: String,
+    pub(crate) rng: Rng,
+    pub(crate) paging: Paging,
+    pub(crate) site_url: String,
+    pub(crate) request_id: String,
     /// A wait to put between validating and storing ([`crate::Fault::DelayBeforeStore`]); a route
     /// that honours it takes it and leaves its storing part in `deferred`.
-    pub store_delay: Option<std::time::Duration>,
-    pub deferred: Option<(std::time::Duration, Deferred)>,
+    pub(crate) store_delay: Option<std::time::Duration>,
+    pub(crate) deferred: Option<(std::time::Duration, Deferred)>,
 }
 
 impl Ctx<'_> {
     /// A path variable (as matched by the router).
-    pub fn var(&self, name: &str) -> String {
+    pub(crate) fn var(&self, name: &str) -> String {
         self.params
             .iter()
             .find(|(n, _)| *n == name)
@@ -55,7 +55,7 @@ impl Ctx<'_> {
     }
 
     /// A query parameter's first value.
-    pub fn q(&self, name: &str) -> Option<&str> {
+    pub(crate) fn q(&self, name: &str) -> Option<&str> {
         self.query
             .iter()
             .find(|(n, _)| n == name)
@@ -64,7 +64,7 @@ impl Ctx<'_> {
 
     /// `c.RequireXxxId()`: 26 characters or 400 `api.context.invalid_url_param.app_error`;
     /// `me` stands for the session user in `user_id`.
-    pub fn require_id(&self, name: &str) -> Result<String, AppError> {
+    pub(crate) fn require_id(&self, name: &str) -> Result<String, AppError> {
         let mut v = self.var(name);
         if name == "user_id" && v == "me" {
             v = self.me.clone();
@@ -75,12 +75,12 @@ impl Ctx<'_> {
         Ok(v)
     }
 
-    pub fn is_admin(&self) -> bool {
+    pub(crate) fn is_admin(&self) -> bool {
         self.w.is_admin(&self.me)
     }
 
     /// `SessionHasPermissionToUser`: oneself, or an admin.
-    pub fn require_self_or_admin(&self, user_id: &str) -> Result<(), AppError> {
+    pub(crate) fn require_self_or_admin(&self, user_id: &str) -> Result<(), AppError> {
         if user_id == self.me || self.is_admin() {
             Ok(())
         } else {
@@ -88,7 +88,7 @@ impl Ctx<'_> {
         }
     }
 
-    pub fn if_none_match(&self) -> Option<&str> {
+    pub(crate) fn if_none_match(&self) -> Option<&str> {
         self.headers
             .iter()
             .find(|(k, _)| k == "if-none-match")
@@ -96,12 +96,12 @@ impl Ctx<'_> {
     }
 
     /// `HandleEtag`: 304 with no body when If-None-Match equals the ETag.
-    pub fn etag_matches(&self, etag: &str) -> bool {
+    pub(crate) fn etag_matches(&self, etag: &str) -> bool {
         self.if_none_match() == Some(etag)
     }
 
     /// The channel or 404 `app.channel.get.existing.app_error`.
-    pub fn channel(&self, id: &str) -> Result<Channel, AppError> {
+    pub(crate) fn channel(&self, id: &str) -> Result<Channel, AppError> {
         self.w
             .channel_by_id(id)
             .cloned()
@@ -109,7 +109,7 @@ impl Ctx<'_> {
     }
 
     /// The channel, readable by the session user, or 404/403.
-    pub fn readable_channel(&self, id: &str) -> Result<Channel, AppError> {
+    pub(crate) fn readable_channel(&self, id: &str) -> Result<Channel, AppError> {
         let c = self.channel(id)?;
         if !self.w.can_read_channel(&self.me, &c) {
             return Err(AppError::permission());
@@ -120,7 +120,7 @@ impl Ctx<'_> {
     /// `SessionHasPermissionToChannel(read_channel)` (`app/authorization.go`): only channel roles grant
     /// `read_channel` (team_user has `read_public_channel` instead), so a member or a system admin
     /// passes; a public channel one has not joined and an unknown channel id are both 403.
-    pub fn require_channel_member_or_admin(&self, id: &str) -> Result<Channel, AppError> {
+    pub(crate) fn require_channel_member_or_admin(&self, id: &str) -> Result<Channel, AppError> {
         let Some(c) = self.w.channel_by_id(id).cloned() else {
             return Err(AppError::permission());
         };
@@ -132,7 +132,7 @@ impl Ctx<'_> {
     }
 
     /// `GetSinglePost` (not deleted) or 404 `app.post.get.app_error`.
-    pub fn live_post(&self, id: &str) -> Result<Post, AppError> {
+    pub(crate) fn live_post(&self, id: &str) -> Result<Post, AppError> {
         match self.w.post_by_id(id) {
             Some(p) if p.delete_at == 0 => Ok(p.clone()),
             _ => Err(post_not_found()),
@@ -140,7 +140,7 @@ impl Ctx<'_> {
     }
 
     /// Parse a JSON body.
-    pub fn json_body(&self) -> Option<Value> {
+    pub(crate) fn json_body(&self) -> Option<Value> {
         serde_json::from_slice(self.body).ok()
     }
 }

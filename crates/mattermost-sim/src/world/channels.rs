@@ -9,13 +9,13 @@ use crate::ids::group_name;
 
 /// What a new team channel is made of (`model.Channel` from the request).
 pub(crate) struct NewChannel {
-    pub team_id: String,
-    pub name: String,
-    pub display_name: String,
+    pub(crate) team_id: String,
+    pub(crate) name: String,
+    pub(crate) display_name: String,
     /// "O" or "P".
-    pub kind: &'static str,
-    pub header: String,
-    pub purpose: String,
+    pub(crate) kind: &'static str,
+    pub(crate) header: String,
+    pub(crate) purpose: String,
 }
 
 impl World {

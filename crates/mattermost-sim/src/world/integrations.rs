@@ -1,4 +1,4 @@
-//! Integrations the operation gateway reaches without a table tool: incoming and outgoing webhooks
+//! Integrations the operation gateway reaches without a dedicated tool: incoming and outgoing webhooks
 //! (`model.IncomingWebhook`, `model.OutgoingWebhook`), bots' owners (`model.Bot.OwnerId`), channel
 //! bookmarks (`model.ChannelBookmark`) and whether the server is licensed (bookmarks answer 501
 //! without a licence, `api4/channel_bookmark.go`).

@@ -11,19 +11,19 @@ use super::{Post, User, World};
 /// A post the create route has validated, ready to be saved.
 #[derive(Clone, Debug)]
 pub(crate) struct NewPost {
-    pub channel_id: String,
-    pub user_id: String,
-    pub root_id: String,
-    pub create_at: i64,
-    pub message: String,
-    pub kind: String,
-    pub props: Map<String, Value>,
+    pub(crate) channel_id: String,
+    pub(crate) user_id: String,
+    pub(crate) root_id: String,
+    pub(crate) create_at: i64,
+    pub(crate) message: String,
+    pub(crate) kind: String,
+    pub(crate) props: Map<String, Value>,
     /// Already without duplicates (`Post.PreCommit`).
-    pub file_ids: Vec<String>,
-    pub is_pinned: bool,
-    pub edit_at: i64,
-    pub has_reactions: bool,
-    pub pending_post_id: String,
+    pub(crate) file_ids: Vec<String>,
+    pub(crate) is_pinned: bool,
+    pub(crate) edit_at: i64,
+    pub(crate) has_reactions: bool,
+    pub(crate) pending_post_id: String,
 }
 
 /// The props of a system message, from (key, text) pairs.

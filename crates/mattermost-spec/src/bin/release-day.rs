@@ -6,7 +6,7 @@
 //! ```
 //!
 //! 1. **check**: `spec-check` against the working tree (the pin, `overrides/` as it is on disk,
-//!    `spec/table-uses.json`). What needs a person (a missing or changed operation, a row to update, a
+//!    `spec/table-uses.json`). What needs a person (a missing or changed operation, a declaration to update, a
 //!    repair that fails, a generated type the code uses that goes away) stops here with the list; after
 //!    doing it, run again with `--continue` (the type renames are checked again: the old names must be
 //!    gone from the code).
@@ -39,7 +39,7 @@ const USAGE: &str = "usage: release-day NEW_SPEC [--check] [--release NAME] [--s
   NEW_SPEC        the new release's OpenAPI file (YAML or JSON; see spec-assemble to make it from a source tree)
   --release NAME  the release it is (default: its info.x-mattermost-release, else the file's name)
   --source TEXT   where the file comes from, recorded in spec/pinned.yaml
-  --check         only the check: print spec-check's report (exit 0 when the table can be built against it)
+  --check         only the check: print spec-check's report (exit 0 when the tools can be built against it)
   --continue      the items the last run stopped on are done: go on past the check
   --tests ARGS    what `cargo test` builds and runs (default: --workspace); given again, another
                   selection, built and run in turn (e.g. --tests \"-p mattermost-spec\")
@@ -355,8 +355,8 @@ fn build_and_test(tree: &Tree, args: &Args) -> Result<(), Stop> {
         test.extend(selection.iter().cloned());
         run_cargo(&tree.root, &test).map_err(|e| {
             Stop::Person(format!(
-                "{e}. The failing tests say what is left (a row that does not account for a new parameter: \
-                 the check's ROWS lines). Fix it, then run release-day again: it goes on from the build."
+                "{e}. The failing tests say what is left (a declaration that does not account for a new parameter: \
+                 the check's PARAMETERS lines). Fix it, then run release-day again: it goes on from the build."
             ))
         })?;
     }
@@ -377,7 +377,7 @@ fn run(args: &Args) -> Result<(), Stop> {
             Ok(())
         } else {
             Err(Stop::Failed(
-                "the table cannot be built against this spec".into(),
+                "the tools cannot be built against this spec".into(),
             ))
         };
     }

@@ -30,7 +30,7 @@ pub(crate) struct WrongType;
 pub(crate) struct Fields<'a>(pub &'a Map<String, Value>);
 
 impl<'a> Fields<'a> {
-    pub fn get(&self, key: &str) -> Option<&'a Value> {
+    pub(super) fn get(&self, key: &str) -> Option<&'a Value> {
         self.0.get(key).or_else(|| {
             self.0
                 .iter()
@@ -40,12 +40,12 @@ impl<'a> Fields<'a> {
     }
 
     /// A `string` field: missing or null → "".
-    pub fn string(&self, key: &str) -> Result<String, WrongType> {
+    pub(super) fn string(&self, key: &str) -> Result<String, WrongType> {
         Ok(self.opt_string(key)?.unwrap_or_default())
     }
 
     /// A `*string` field: missing or null → None.
-    pub fn opt_string(&self, key: &str) -> Result<Option<String>, WrongType> {
+    pub(super) fn opt_string(&self, key: &str) -> Result<Option<String>, WrongType> {
         match self.get(key) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::String(s)) => Ok(Some(s.clone())),
@@ -54,7 +54,7 @@ impl<'a> Fields<'a> {
     }
 
     /// An `int64` field: missing or null → 0; floats and out-of-range numbers are errors.
-    pub fn int(&self, key: &str) -> Result<i64, WrongType> {
+    pub(super) fn int(&self, key: &str) -> Result<i64, WrongType> {
         match self.get(key) {
             None | Some(Value::Null) => Ok(0),
             Some(Value::Number(n)) => n.as_i64().ok_or(WrongType),
@@ -63,12 +63,12 @@ impl<'a> Fields<'a> {
     }
 
     /// A `bool` field: missing or null → false.
-    pub fn boolean(&self, key: &str) -> Result<bool, WrongType> {
+    pub(super) fn boolean(&self, key: &str) -> Result<bool, WrongType> {
         Ok(self.opt_bool(key)?.unwrap_or(false))
     }
 
     /// A `*bool` field.
-    pub fn opt_bool(&self, key: &str) -> Result<Option<bool>, WrongType> {
+    pub(super) fn opt_bool(&self, key: &str) -> Result<Option<bool>, WrongType> {
         match self.get(key) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::Bool(b)) => Ok(Some(*b)),
@@ -77,7 +77,7 @@ impl<'a> Fields<'a> {
     }
 
     /// A `[]string` field: missing or null → None; a null element decodes to "".
-    pub fn opt_strings(&self, key: &str) -> Result<Option<Vec<String>>, WrongType> {
+    pub(super) fn opt_strings(&self, key: &str) -> Result<Option<Vec<String>>, WrongType> {
         match self.get(key) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::Array(items)) => items
@@ -94,7 +94,7 @@ impl<'a> Fields<'a> {
     }
 
     /// A `map[string]any` field (`StringInterface`): missing or null → None.
-    pub fn opt_object(&self, key: &str) -> Result<Option<Map<String, Value>>, WrongType> {
+    pub(super) fn opt_object(&self, key: &str) -> Result<Option<Map<String, Value>>, WrongType> {
         match self.get(key) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::Object(m)) => Ok(Some(m.clone())),

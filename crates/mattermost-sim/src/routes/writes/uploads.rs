@@ -23,10 +23,10 @@ const MIN_READ: i64 = 512;
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Part {
     /// The `name` of a `form-data` disposition ("" otherwise).
-    pub name: String,
+    pub(crate) name: String,
     /// `Part.FileName`: the base name of `filename`, "" when there is none.
-    pub filename: String,
-    pub data: Vec<u8>,
+    pub(crate) filename: String,
+    pub(crate) data: Vec<u8>,
 }
 
 /// Splits `s` on `;` outside quoted strings and reads `key=value` pairs (`mime.ParseMediaType`'s
