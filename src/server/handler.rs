@@ -9,9 +9,10 @@ use crate::resources as published;
 use crate::tool::{CallContext, Stop};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
-    CustomRequest, CustomResult, ErrorCode, GetPromptRequestParams, GetPromptResponse,
-    ListPromptsResult, ListResourceTemplatesResult, ListToolsResult, PaginatedRequestParams,
-    ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig,
+    ContentBlock, CustomRequest, CustomResult, ErrorCode, GetPromptRequestParams,
+    GetPromptResponse, ListPromptsResult, ListResourceTemplatesResult, ListToolsResult,
+    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
+    ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -70,13 +71,19 @@ impl ServerHandler for Server {
             confirm_writes: self.offer.confirm_writes,
             covering: self.covering.clone(),
         };
-        let (outcome, blocks) = self
-            .run_request(&cx, tool, request.arguments.as_ref(), client, &rcx)
-            .await;
+        // Boxed: the call's future is several kilobytes, and rmcp moves this one into a task.
+        let (outcome, blocks) =
+            Box::pin(self.run_request(&cx, tool, request.arguments.as_ref(), client, &rcx)).await;
         Ok(match outcome {
             Ok(value) => {
                 let links = published::links::of(tool.name, &value);
-                let mut result = CallToolResult::structured(value);
+                // The text copy as `CallToolResult::structured` writes it, but written into bytes
+                // (its `Display` goes through the formatter, a call per token).
+                let text = serde_json::to_string(&value).map_err(|e| {
+                    ErrorData::internal_error(format!("the answer could not be written: {e}"), None)
+                })?;
+                let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+                result.structured_content = Some(value);
                 result.content.extend(blocks);
                 result.content.extend(links);
                 result.into()
