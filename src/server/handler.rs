@@ -78,8 +78,13 @@ impl ServerHandler for Server {
             Ok(value) => {
                 let links = published::links::of(tool.name, &value);
                 // The text copy as `CallToolResult::structured` writes it, but written into bytes
-                // (its `Display` goes through the formatter, a call per token).
-                let text = serde_json::to_string(&value).map_err(|e| {
+                // (its `Display` goes through the formatter, a call per token), in a buffer sized for a
+                // page (a growing buffer copies the text each time it doubles).
+                let mut bytes = Vec::with_capacity(16 * 1024);
+                serde_json::to_writer(&mut bytes, &value).map_err(|e| {
+                    ErrorData::internal_error(format!("the answer could not be written: {e}"), None)
+                })?;
+                let text = String::from_utf8(bytes).map_err(|e| {
                     ErrorData::internal_error(format!("the answer could not be written: {e}"), None)
                 })?;
                 let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
