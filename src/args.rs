@@ -29,6 +29,11 @@ pub enum Kind {
     /// A JSON object of at most `max` bytes (the operation gateway's parameters), checked in full by
     /// the tool that takes it.
     Object { max: usize },
+    /// Some of these words: an array of them (one word, or several comma-separated in one string, are
+    /// taken too), each once, kept in this order.
+    Choices { of: &'static [&'static str] },
+    /// A whole number of seconds from 1 to `max` (a number, or digits as a string).
+    Seconds { max: u32 },
     /// A list's page size (added by the table to every list tool).
     Limit,
     /// A list's cursor (added by the table to every list tool).
@@ -142,6 +147,11 @@ impl Kind {
                 }
             }),
             Kind::Object { .. } => json!({ "type": "object" }),
+            Kind::Choices { of } => json!({
+                "type": "array", "minItems": 1,
+                "items": { "type": "string", "enum": of }
+            }),
+            Kind::Seconds { max } => json!({ "type": "integer", "minimum": 1, "maximum": max }),
             Kind::Limit => {
                 let l = limit.unwrap_or(Limit {
                     default: 30,
@@ -159,7 +169,9 @@ impl Kind {
             Kind::Files { .. } => "an array of {name, content} or {name, content_base64} objects",
             Kind::Flag => "true or false",
             Kind::Object { .. } => "a JSON object",
+            Kind::Choices { .. } => "an array of its words",
             Kind::Limit => "a whole number",
+            Kind::Seconds { .. } => "a whole number of seconds",
             _ => "a string",
         }
     }
@@ -401,6 +413,38 @@ pub fn check(
                     check_text(tool, a, s, MAX_REFERENCE)?;
                 }
             }
+            Kind::Choices { of } => {
+                let words: Vec<&str> = match value {
+                    Value::String(s) => s.split(',').map(str::trim).collect(),
+                    Value::Array(list) => list
+                        .iter()
+                        .map(|v| v.as_str().map(str::trim))
+                        .collect::<Option<Vec<&str>>>()
+                        .ok_or_else(wrong)?,
+                    _ => return Err(wrong()),
+                };
+                if words.is_empty() {
+                    return Err(ToolError::bad_argument(format!(
+                        "`{}` of {tool} is empty; give some of its words ({}), or leave it out for all.",
+                        a.name,
+                        of.join(", ")
+                    )));
+                }
+                if let Some(bad) = words.iter().find(|w| !of.contains(w)) {
+                    return Err(ToolError::bad_argument(format!(
+                        "`{}` of {tool} names {}, which is not one of its words: {}. Call again with some of \
+                         those, or leave `{}` out for all.",
+                        a.name,
+                        quote(bad),
+                        of.join(", "),
+                        a.name
+                    ))
+                    .with("accepted", json!(of)));
+                }
+                let chosen: Vec<&str> = of.iter().copied().filter(|w| words.contains(w)).collect();
+                map.insert(a.name.to_string(), json!(chosen));
+                continue;
+            }
             Kind::Object { max } => {
                 value.as_object().ok_or_else(wrong)?;
                 let size = value.to_string().len();
@@ -424,6 +468,28 @@ pub fn check(
                 for (i, item) in list.iter().enumerate() {
                     check_file(tool, a.name, i, item)?;
                 }
+            }
+            Kind::Seconds { max } => {
+                let n = value
+                    .as_f64()
+                    .or_else(|| {
+                        value
+                            .as_str()
+                            .filter(|s| !s.is_empty() && s.len() <= 9)
+                            .filter(|s| s.bytes().all(|b| b.is_ascii_digit()))
+                            .and_then(|s| s.parse::<f64>().ok())
+                    })
+                    .filter(|f| f.fract() == 0.0)
+                    .ok_or_else(wrong)?;
+                if n < 1.0 || n > f64::from(max) {
+                    return Err(ToolError::bad_argument(format!(
+                        "`{}` of {tool} is {n}, out of range: give 1 to {max} seconds. Call again with a value in \
+                         that range.",
+                        a.name
+                    )));
+                }
+                map.insert(a.name.to_string(), json!(n as u64));
+                continue;
             }
             Kind::Limit => {
                 let l = limit.unwrap_or(Limit {

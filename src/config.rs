@@ -34,6 +34,9 @@ pub const MAX_CONNECTIONS: &str = "MATTERMOST_MCP_MAX_CONNECTIONS";
 pub const MAX_CONNECTIONS_PER_ADDRESS: &str = "MATTERMOST_MCP_MAX_CONNECTIONS_PER_ADDRESS";
 pub const PERSON_SESSIONS: &str = "MATTERMOST_MCP_PERSON_SESSIONS";
 pub const MAX_SESSIONS: &str = "MATTERMOST_MCP_MAX_SESSIONS";
+pub const MAX_WATCHES: &str = "MATTERMOST_MCP_MAX_WATCHES";
+pub const MAX_WATCHERS: &str = "MATTERMOST_MCP_MAX_WATCHERS";
+pub const WATCH_IDLE: &str = "MATTERMOST_MCP_WATCH_IDLE_SECS";
 
 /// Every variable the server reads, with its default and meaning (the README's configuration table).
 pub const VARIABLES: &[(&str, &str, &str)] = &[
@@ -82,6 +85,21 @@ pub const VARIABLES: &[(&str, &str, &str)] = &[
         TOOLSETS,
         "people,teams,channels,posts,files,writes",
         "The groups of tools listed, comma-separated, or all: people, teams, channels, posts, files, writes (still only with MATTERMOST_ALLOW_WRITES=true), api (the operation gateway). An unknown name stops the server at start.",
+    ),
+    (
+        MAX_WATCHES,
+        "50",
+        "Resources one person may watch at once (subscriptions and wait_for_activity together); past it a subscription is refused naming this setting.",
+    ),
+    (
+        WATCH_IDLE,
+        "30",
+        "Seconds a person's Mattermost WebSocket stays open after the last thing they watched ends (so back-to-back waits keep it); then it is closed.",
+    ),
+    (
+        MAX_WATCHERS,
+        "1000",
+        "Persons who may watch at once, each with one Mattermost WebSocket (over stdio there is one); past it a subscription is refused naming this setting.",
     ),
     (
         PUBLIC_URL,

@@ -32,7 +32,9 @@ pub fn tools() -> &'static [&'static Tool] {
         // posts
         &tools::posts::read_channel::TOOL,
         &tools::posts::read_unread::TOOL,
+        &tools::posts::read_inbox::TOOL,
         &tools::posts::read_thread::TOOL,
+        &tools::posts::wait_for_activity::TOOL,
         &tools::posts::list_threads::TOOL,
         &tools::posts::list_pinned_posts::TOOL,
         &tools::posts::list_saved::TOOL,

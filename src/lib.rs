@@ -27,6 +27,7 @@ pub mod identity;
 pub mod ids;
 pub mod inventory;
 pub(crate) mod jsonrpc;
+pub mod live;
 pub mod log;
 pub mod mattermost;
 pub mod overrides_cmd;

@@ -145,6 +145,14 @@ pub fn parse(input: &str) -> Option<i64> {
     )
 }
 
+/// Now, in milliseconds since the Unix epoch (this machine's clock).
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -59,7 +59,7 @@ expect() {
     grep -qF -- "$1" "$scratch/first.txt" || fail "the report does not say: $1"
 }
 expect "MarkAllTeamChannelsRead (PUT /api/v4/users/{user_id}/teams/{team_id}/read)"
-expect "GetPostsForChannel: new optional parameter \`type\` (string); account for it in the rows of read_channel, read_unread"
+expect "GetPostsForChannel: new optional parameter \`type\` (string); account for it in the rows of read_channel, read_inbox, read_unread, wait_for_activity"
 expect "UpsertDraft: the parameter \`body.user_id\` the tools send is not in this spec; used by save_draft"
 expect "UpsertDraft: new optional parameters \`body.priority\` (PostPriority), \`body.props\` (object), \`body.type\` (string)"
 expect "overrides/repairs/GetDrafts.add.yaml: the repair \`add_operation\` no longer finds what it repairs"

@@ -28,7 +28,8 @@ pub const MAX_LEN: usize = 80;
 /// The longest text a position field holds; longer text is cut by its position (see `whole_list`).
 pub const MAX_TEXT: usize = 12;
 /// Arguments that do not choose the list.
-const NOT_FINGERPRINTED: [&str; 2] = ["limit", "cursor"];
+/// `timeout_secs` (wait_for_activity) says how long to wait, not what is read.
+const NOT_FINGERPRINTED: [&str; 3] = ["limit", "cursor", "timeout_secs"];
 
 /// Why a cursor was refused. Every case tells the model to repeat the call without `cursor`.
 #[derive(Debug, Clone, PartialEq, Eq)]

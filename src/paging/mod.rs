@@ -13,12 +13,14 @@
 //! | saved posts | [`saved_posts`] | saved posts, whose `page` is an offset in posts, read until an empty page |
 //! | search windows | [`search_windows`] | post and file search walked back by date windows past Mattermost's cap of 100, to the end |
 //! | file items | [`file_items`] | a shared file's items (lines, PDF pages, rows, slides, entries) by item and byte, pages bounded in items and JSON bytes |
+//! | inbox | [`inbox`] | everything unread, source after source, planned once and each source read once per cursor chain, on whole milliseconds |
 
 pub mod by_operation;
 pub mod cursor;
 pub mod envelope;
 pub mod file_items;
 pub mod followed_threads;
+pub mod inbox;
 pub mod pages_with_ties;
 pub mod posts_by_time;
 pub mod recently_active;
@@ -54,6 +56,8 @@ pub enum Strategy {
     SearchWindows,
     /// [`file_items`]
     FileItems,
+    /// [`inbox`]
+    Inbox,
     /// By how Mattermost pages the operation called (the operation gateway: [`by_operation`] cuts an
     /// answer into pages, `tools::api::walks` walks it by offset or by key, or reads it once).
     ByOperation,
@@ -73,6 +77,7 @@ impl Strategy {
             Strategy::SavedPosts => "paging::saved_posts",
             Strategy::SearchWindows => "paging::search_windows",
             Strategy::FileItems => "paging::file_items",
+            Strategy::Inbox => "paging::inbox",
             Strategy::ByOperation => "paging::by_operation",
         }
     }

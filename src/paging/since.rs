@@ -37,8 +37,21 @@ pub async fn first_page(
     since: i64,
     limit: u32,
 ) -> Result<(Posts, Option<u64>), ToolError> {
-    let changed = posts_by_time::fetch(cx, q, &Mode::Since(since - 1), MAX_PER_PAGE).await?;
-    let capped = changed.len() >= SINCE_CAP;
+    let posts = all(cx, q, since).await?;
+    let total = posts.len() as u64;
+    Ok((take_first(posts, limit as usize), Some(total)))
+}
+
+/// Every post written at or after `since` (milliseconds), oldest first, in (time, id) order: one
+/// request under Mattermost's cap, the walk back from the newest at it.
+pub async fn all(cx: &Ctx, q: &Query, since: i64) -> Result<Vec<Post>, ToolError> {
+    // `since` of 0 or less is no since read at all: Mattermost answers its newest page instead.
+    let changed = if since > 1 {
+        posts_by_time::fetch(cx, q, &Mode::Since(since - 1), MAX_PER_PAGE).await?
+    } else {
+        Vec::new()
+    };
+    let capped = since <= 1 || changed.len() >= SINCE_CAP;
     let mut posts: Vec<Post> = if capped {
         walk_back(cx, q, since).await?
     } else {
@@ -52,8 +65,7 @@ pub async fn first_page(
     }
     posts.sort_by(|a, b| (create_at(a), &a.id).cmp(&(create_at(b), &b.id)));
     posts.dedup_by(|a, b| a.id == b.id);
-    let total = posts.len() as u64;
-    Ok((take_first(posts, limit as usize), Some(total)))
+    Ok(posts)
 }
 
 /// The oldest `limit` posts of `posts` (sorted oldest first), ending on a whole millisecond.

@@ -14,6 +14,10 @@
 //!   page covers, so it shows once, in its place.
 //! - Deleted replies never come back.
 //!
+//! A position with no post id (`p` empty) reads the replies written strictly after its time alone
+//! (`fromCreateAt` without `fromPost`, `CreateAt > t`): the unread replies of a thread last viewed at
+//! `t`, which count the replies of that very millisecond as read, as Mattermost does.
+//!
 //! Without `direction` Mattermost has no ORDER BY at all; `skipFetchThreads` would drop the replies.
 
 use super::cursor::{self, Fields, Reader};
@@ -76,7 +80,10 @@ pub async fn page(
                 .post_id(asked)
                 .direction("down")
                 .maybe(from.map(|f| f.t), |b, t| b.from_create_at(t))
-                .maybe(from.map(|f| f.p.as_str()), |b, p| b.from_post(p))
+                .maybe(
+                    from.map(|f| f.p.as_str()).filter(|p| !p.is_empty()),
+                    |b, p| b.from_post(p),
+                )
                 .per_page(per_page)
                 .send(),
         )

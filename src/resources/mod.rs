@@ -76,6 +76,34 @@ pub const TEMPLATES: [Template; 3] = [
     },
 ];
 
+/// The person's inbox (`mattermost://me/inbox`), a fixed resource: the channels where they have
+/// unread posts or mentions, as `list_channels` with `unread_only` reads them. Subscribing to it hears
+/// of anything that changes what they have unread or are mentioned in.
+pub const INBOX: Template = Template {
+    kind: "me",
+    uri_template: "mattermost://me/inbox",
+    argument: "",
+    title: "Your inbox",
+    description: "The channels where you have unread posts or mentions, most recently active first, as \
+                  list_channels reads them with unread_only, one page: next_uri reads the next. Subscribe \
+                  to hear when what you have unread or are mentioned in changes.",
+    tool: "list_channels",
+    tool_argument: "",
+};
+
+/// The fixed resources (the inbox), as `resources/list` lists them, when their tool is offered.
+pub fn resources(offered: impl Fn(&str) -> bool) -> Vec<rmcp::model::Resource> {
+    if !offered(INBOX.tool) {
+        return Vec::new();
+    }
+    vec![
+        rmcp::model::Resource::new(INBOX.uri_template, "inbox")
+            .with_title(INBOX.title)
+            .with_description(INBOX.description)
+            .with_mime_type("application/json"),
+    ]
+}
+
 /// The template of a kind (`files`, `posts`, `channels`).
 pub fn template(kind: &str) -> Option<&'static Template> {
     TEMPLATES.iter().find(|t| t.kind == kind)
@@ -112,13 +140,14 @@ fn not_ours(uri: &str) -> ErrorData {
     ErrorData::resource_not_found(
         format!(
             "{} is not a resource of this server. Its resources are {}, with an id from the tools' answers \
-             (and `?cursor=` from a page's next_uri).",
+             (and `?cursor=` from a page's next_uri), and {}.",
             quote(uri),
             TEMPLATES
                 .iter()
                 .map(|t| t.uri_template)
                 .collect::<Vec<_>>()
-                .join(", ")
+                .join(", "),
+            INBOX.uri_template
         ),
         Some(json!({"uri": uri})),
     )
@@ -130,6 +159,39 @@ pub fn target(uri: &str) -> Result<Target, ErrorData> {
     let parsed = url::Url::parse(uri).map_err(|_| not_ours(uri))?;
     if parsed.scheme() != SCHEME {
         return Err(not_ours(uri));
+    }
+    if parsed.host_str() == Some(INBOX.kind) {
+        if parsed.path() != "/inbox" {
+            return Err(not_ours(uri));
+        }
+        let mut args = Map::new();
+        args.insert("unread_only".into(), json!(true));
+        for (key, value) in parsed.query_pairs() {
+            let v = match key.as_ref() {
+                "cursor" => json!(value),
+                "limit" => value.parse::<u64>().map(Value::from).map_err(|_| {
+                    ErrorData::invalid_params(
+                        format!("limit={} is not a whole number.", quote(&value)),
+                        Some(json!({"uri": uri})),
+                    )
+                })?,
+                _ => {
+                    return Err(ErrorData::invalid_params(
+                        format!(
+                            "{} asks for {}, which the inbox does not take; it takes cursor and limit.",
+                            quote(uri),
+                            quote(&key)
+                        ),
+                        Some(json!({"uri": uri})),
+                    ));
+                }
+            };
+            args.insert(key.into_owned(), v);
+        }
+        return Ok(Target {
+            template: &INBOX,
+            args,
+        });
     }
     let Some(template) = parsed.host_str().and_then(template) else {
         return Err(not_ours(uri));

@@ -11,6 +11,11 @@
 //! the one idle longest of the address holding the most, so a flood of half-open connections from one
 //! address sheds its own, and a new connection is refused only when every candidate is busy. A
 //! connection with a request running is never closed here.
+//!
+//! A connection closed to make room keeps its file descriptor until its task runs and drops it, so the
+//! listener counts those still closing and stops accepting while more than [`MAX_CLOSING`] are (a
+//! flood accepted faster than its shed connections close would otherwise run the process out of
+//! files).
 
 use std::collections::HashMap;
 use std::io;
@@ -23,6 +28,10 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
+
+/// Connections closed to make room whose descriptors may still be open, past which the listener
+/// waits before it accepts another.
+pub const MAX_CLOSING: usize = 8;
 
 /// The limits of the listener's connections.
 #[derive(Clone, Copy, Debug)]
@@ -171,6 +180,8 @@ struct Table {
     next: u64,
     open: HashMap<u64, Arc<Conn>>,
     by_address: HashMap<IpAddr, usize>,
+    /// Connections shed whose task has not yet ended (and so may still hold their descriptor).
+    closing: usize,
 }
 
 impl Table {
@@ -195,7 +206,9 @@ impl Table {
 
     fn shed(&mut self, victim: Arc<Conn>) {
         victim.close.cancel();
-        self.remove(victim.id);
+        if self.remove(victim.id).is_some() {
+            self.closing += 1;
+        }
     }
 }
 
@@ -204,6 +217,8 @@ pub struct Conns {
     pub limits: Limits,
     table: Mutex<Table>,
     shed: AtomicUsize,
+    /// Told when a shed connection's task ends.
+    closed: Notify,
 }
 
 impl Conns {
@@ -212,6 +227,7 @@ impl Conns {
             limits,
             table: Mutex::new(Table::default()),
             shed: AtomicUsize::new(0),
+            closed: Notify::new(),
         }
     }
 
@@ -247,10 +263,31 @@ impl Conns {
         Ok(conn)
     }
 
-    /// Forgets a connection that ended.
+    /// Forgets a connection that ended (its task is over, its descriptor closed).
     pub fn closed(&self, conn: &Conn) {
-        if let Ok(mut t) = self.table.lock() {
-            t.remove(conn.id);
+        if let Ok(mut t) = self.table.lock()
+            && t.remove(conn.id).is_none()
+        {
+            // it was shed: one fewer still closing
+            t.closing = t.closing.saturating_sub(1);
+            self.closed.notify_waiters();
+        }
+    }
+
+    /// How many shed connections are still closing.
+    pub fn closing(&self) -> usize {
+        self.table.lock().map(|t| t.closing).unwrap_or(0)
+    }
+
+    /// Waits while more than [`MAX_CLOSING`] shed connections are still closing (checked again every
+    /// 50 ms, so a lost wake-up costs no more than that).
+    pub async fn room(&self) {
+        loop {
+            let told = self.closed.notified();
+            if self.closing() <= MAX_CLOSING {
+                return;
+            }
+            let _ = tokio::time::timeout(Duration::from_millis(50), told).await;
         }
     }
 
@@ -371,6 +408,43 @@ mod tests {
 
     fn ip(last: u8) -> IpAddr {
         IpAddr::from([127, 0, 0, last])
+    }
+
+    #[tokio::test]
+    async fn the_listener_waits_while_too_many_shed_connections_still_hold_their_descriptors() {
+        let conns = Conns::new(limits(1, 1));
+        let mut shed = Vec::new();
+        let mut last = conns.admit(ip(2)).expect("first");
+        for _ in 0..=MAX_CLOSING {
+            let next = conns.admit(ip(2)).expect("room made");
+            assert!(last.close.is_cancelled(), "the idle one was shed");
+            shed.push(std::mem::replace(&mut last, next));
+        }
+        assert_eq!(conns.open(), 1);
+        assert_eq!(conns.closing(), MAX_CLOSING + 1, "shed, not yet closed");
+        assert!(
+            tokio::time::timeout(Duration::from_millis(200), conns.room())
+                .await
+                .is_err(),
+            "no room while {} are closing",
+            MAX_CLOSING + 1
+        );
+        // One shed connection's task ends: room again, at once.
+        let waiting = tokio::spawn({
+            let conns = Arc::new(conns);
+            let c = conns.clone();
+            let first = shed.remove(0);
+            async move {
+                let room = tokio::spawn(async move { c.room().await });
+                tokio::time::sleep(Duration::from_millis(20)).await;
+                conns.closed(&first);
+                tokio::time::timeout(Duration::from_millis(40), room).await
+            }
+        });
+        assert!(
+            matches!(waiting.await, Ok(Ok(Ok(())))),
+            "room once a shed connection closed"
+        );
     }
 
     #[test]

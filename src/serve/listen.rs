@@ -136,6 +136,11 @@ pub async fn serve(
     let refused = Throttled::new();
     tokio::pin!(stop);
     loop {
+        // Shed connections still holding their descriptors: let them close before taking more.
+        tokio::select! {
+            _ = conns.room() => {}
+            _ = &mut stop => break,
+        }
         let (tcp, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(c) => c,

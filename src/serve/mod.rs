@@ -47,21 +47,40 @@ pub fn app(
     page_size: usize,
     sessions: CancellationToken,
 ) -> Result<Arc<http::App>, String> {
+    app_watching(config, settings, offer, page_size, sessions).map(|(app, _)| app)
+}
+
+/// Builds the HTTP application, with the watchers of its persons (closed at SIGTERM).
+pub fn app_watching(
+    config: &Config,
+    settings: HttpSettings,
+    offer: Offer,
+    page_size: usize,
+    sessions: CancellationToken,
+) -> Result<(Arc<http::App>, Arc<crate::live::Live>), String> {
     let mm = Arc::new(config.connect()?);
-    let registry = Arc::new(people::Registry::new(people::Bounds {
-        cap: settings.max_people,
-        idle: settings.person_idle,
-        max_age: people::MAX_AGE,
-        cache_bytes: settings.cache_bytes,
-    }));
+    let live = crate::live::Live::new(
+        &config.url,
+        config.ca_file.as_deref(),
+        settings.watch,
+        config.budget,
+    )?;
+    let forget = live.clone();
+    let registry = Arc::new(
+        people::Registry::new(people::Bounds {
+            cap: settings.max_people,
+            idle: settings.person_idle,
+            max_age: people::MAX_AGE,
+            cache_bytes: settings.cache_bytes,
+        })
+        // a person forgotten stops watching: their socket closes, their subscriptions end
+        .on_forget(Box::new(move |key| forget.forget(&key.bytes()))),
+    );
     // One server shared by every session (rmcp serves `Arc<Server>` as a handler), so a request
     // costs no rebuilding of the tool list.
-    let server = Arc::new(Server::new(
-        People::PerRequest,
-        offer,
-        page_size,
-        config.budget,
-    ));
+    let server = Arc::new(
+        Server::new(People::PerRequest, offer, page_size, config.budget).with_live(live.clone()),
+    );
     let mut mcp_config = StreamableHttpServerConfig::default()
         .disable_allowed_hosts()
         .disable_allowed_origins()
@@ -112,7 +131,7 @@ pub fn app(
             }
         }
     });
-    Ok(app)
+    Ok((app, live))
 }
 
 /// Serves MCP over HTTP until SIGTERM.
@@ -160,7 +179,7 @@ pub async fn run_http(
         Err(_) => settings,
     };
     let sessions = CancellationToken::new();
-    let app = match app(&config, settings, offer, page_size, sessions.clone()) {
+    let (app, live) = match app_watching(&config, settings, offer, page_size, sessions.clone()) {
         Ok(a) => a,
         Err(message) => {
             crate::log::error(&message);
@@ -182,6 +201,12 @@ pub async fn run_http(
         app.settings.endpoint(),
         config.url
     ));
-    listen::serve(app, listener, tls, sessions, listen::stop_signal()).await;
+    // SIGTERM first ends every watch (Mattermost sockets closed with a close frame, listen streams
+    // answered their final result), then the listener drains the calls in flight.
+    let stop = async move {
+        listen::stop_signal().await;
+        live.shutdown();
+    };
+    listen::serve(app, listener, tls, sessions, stop).await;
     ExitCode::SUCCESS
 }

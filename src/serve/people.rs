@@ -31,6 +31,11 @@ impl Key {
         self.0.iter().map(|b| format!("{b:02x}")).collect()
     }
 
+    /// The digest itself.
+    pub fn bytes(&self) -> [u8; 32] {
+        self.0
+    }
+
     /// The first 8 hex digits: enough to tell persons apart in a log, useless to find the token.
     pub fn short(&self) -> String {
         self.hex()[..8].to_string()
@@ -91,10 +96,15 @@ pub struct Bounds {
     pub cache_bytes: usize,
 }
 
+/// Told of each person the registry forgets (idle, past its bounds, or their token refused; not
+/// a person renewed for age).
+pub type OnForget = Box<dyn Fn(Key) + Send + Sync>;
+
 /// The persons an HTTP server knows.
 pub struct Registry {
     people: Mutex<HashMap<Key, Arc<Person>>>,
     bounds: Bounds,
+    on_forget: Option<OnForget>,
 }
 
 impl Registry {
@@ -102,6 +112,21 @@ impl Registry {
         Registry {
             people: Mutex::new(HashMap::new()),
             bounds,
+            on_forget: None,
+        }
+    }
+
+    /// Calls `f` with each person forgotten.
+    pub fn on_forget(mut self, f: OnForget) -> Registry {
+        self.on_forget = Some(f);
+        self
+    }
+
+    fn forgotten(&self, keys: impl IntoIterator<Item = Key>) {
+        if let Some(f) = &self.on_forget {
+            for k in keys {
+                f(k);
+            }
         }
     }
 
@@ -109,10 +134,13 @@ impl Registry {
     pub fn get(&self, key: &Key) -> Option<Arc<Person>> {
         let mut people = self.people.lock().ok()?;
         let found = people.get(key)?.clone();
-        if found.created.elapsed() >= self.bounds.max_age
-            || found.seen().elapsed() >= self.bounds.idle
-        {
+        let idle = found.seen().elapsed() >= self.bounds.idle;
+        if found.created.elapsed() >= self.bounds.max_age || idle {
             people.remove(key);
+            drop(people);
+            if idle {
+                self.forgotten([*key]);
+            }
             return None;
         }
         found.touch();
@@ -141,18 +169,32 @@ impl Registry {
         if let Ok(mut people) = self.people.lock() {
             people.remove(key);
         }
+        self.forgotten([*key]);
     }
 
     /// Forgets the idle and the old, then the least recently seen past the count and byte bounds.
     pub fn sweep(&self) {
+        let gone = self.sweep_keys();
+        self.forgotten(gone);
+    }
+
+    /// Sweeps; the keys of the persons forgotten (not those renewed for age).
+    fn sweep_keys(&self) -> Vec<Key> {
+        let mut gone = Vec::new();
         let Ok(mut people) = self.people.lock() else {
-            return;
+            return gone;
         };
         let b = self.bounds;
-        people.retain(|_, p| p.created.elapsed() < b.max_age && p.seen().elapsed() < b.idle);
+        people.retain(|k, p| {
+            let idle = p.seen().elapsed() >= b.idle;
+            if idle {
+                gone.push(*k);
+            }
+            p.created.elapsed() < b.max_age && !idle
+        });
         let mut bytes: usize = people.values().map(|p| p.ctx.kept_bytes()).sum();
         if people.len() <= b.cap && bytes <= b.cache_bytes {
-            return;
+            return gone;
         }
         let mut by_age: Vec<(Instant, Key, usize)> = people
             .values()
@@ -164,8 +206,10 @@ impl Registry {
                 break;
             }
             people.remove(&key);
+            gone.push(key);
             bytes = bytes.saturating_sub(size);
         }
+        gone
     }
 
     /// How many persons are known.

@@ -80,6 +80,8 @@ pub struct HttpSettings {
     pub person_sessions: usize,
     pub max_sessions: usize,
     pub tls: Option<Tls>,
+    /// The bounds of watching (`crate::live`).
+    pub watch: crate::live::WatchSettings,
     /// Whether the public URL was derived from the address (then it follows the bound port).
     derived: bool,
 }
@@ -248,6 +250,7 @@ impl HttpSettings {
                 .filter(|s| !s.is_empty())
                 .map(config::Secret::new),
             stateless: boolean(config::STATELESS, get(config::STATELESS))?,
+            watch: crate::live::WatchSettings::from(&get)?,
             shutdown: seconds(config::SHUTDOWN, get(config::SHUTDOWN), 30)?,
             header_timeout: seconds(config::HEADER_TIMEOUT, get(config::HEADER_TIMEOUT), 10)?,
             idle_timeout: seconds(config::IDLE_TIMEOUT, get(config::IDLE_TIMEOUT), 60)?,

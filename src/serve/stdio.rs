@@ -60,7 +60,17 @@ pub async fn run(config: Config, offer: Offer, page_size: usize) -> ExitCode {
             e.about("user", "me", &config.url).message
         )),
     }
-    let server = Server::new(People::One(ctx), offer, page_size, config.budget);
+    let live = match crate::live::WatchSettings::from(|k| std::env::var(k).ok()).and_then(|s| {
+        crate::live::Live::new(&config.url, config.ca_file.as_deref(), s, config.budget)
+    }) {
+        Ok(live) => live,
+        Err(message) => {
+            crate::log::error(&message);
+            return ExitCode::from(2);
+        }
+    };
+    let server =
+        Server::new(People::One(ctx), offer, page_size, config.budget).with_live(live.clone());
     let (stdin, stdout) = rmcp::transport::stdio();
     let transport = Lines::new(stdin, stdout, MAX_LINE);
     let running = match server.serve(transport).await {
@@ -75,7 +85,9 @@ pub async fn run(config: Config, offer: Offer, page_size: usize) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    match running.waiting().await {
+    let ended = running.waiting().await;
+    live.shutdown();
+    match ended {
         Ok(reason) => {
             crate::log::info(&format!("session ended: {reason:?}"));
             ExitCode::SUCCESS

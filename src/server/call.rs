@@ -232,6 +232,7 @@ impl Server {
             request_state: None,
             confirm_writes: self.offer.confirm_writes,
             covering: self.covering.clone(),
+            live: None,
         }
     }
 }

@@ -10,21 +10,31 @@ use crate::tool::{CallContext, Stop};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
     ContentBlock, CustomRequest, CustomResult, ErrorCode, GetPromptRequestParams,
-    GetPromptResponse, ListPromptsResult, ListResourceTemplatesResult, ListToolsResult,
-    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
-    ServerConfig,
+    GetPromptResponse, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
+    ServerCapabilities, ServerConfig, SubscribeRequestParams, SubscriptionFilter,
+    UnsubscribeRequestParams,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 impl ServerHandler for Server {
     fn get_info(&self) -> ServerConfig {
-        let capabilities = ServerCapabilities::builder()
+        let builder = ServerCapabilities::builder()
             .enable_completions()
             .enable_prompts()
-            .enable_resources()
-            .enable_tools()
-            .build();
+            .enable_resources();
+        let capabilities = if self.live.is_some() {
+            // resources/subscribe and subscriptions/listen, and list changes of the person's
+            // channels (see `subscribe.rs`)
+            builder
+                .enable_resources_subscribe()
+                .enable_resources_list_changed()
+                .enable_tools()
+                .build()
+        } else {
+            builder.enable_tools().build()
+        };
         ServerConfig::new(capabilities)
             .with_server_info(crate::identity::implementation())
             .with_instructions(INSTRUCTIONS)
@@ -70,6 +80,7 @@ impl ServerHandler for Server {
             request_state: request.request_state.clone(),
             confirm_writes: self.offer.confirm_writes,
             covering: self.covering.clone(),
+            live: self.live_person(&cx),
         };
         // Boxed: the call's future is several kilobytes, and rmcp moves this one into a task.
         let (outcome, blocks) =
@@ -96,6 +107,48 @@ impl ServerHandler for Server {
             Err(Stop::NeedsInput(ask)) => CallToolResponse::InputRequired(*ask),
             Err(Stop::Error(e)) => call::error_result(tool.name, &e).into(),
         })
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _rcx: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        Ok(ListResourcesResult::with_all_items(published::resources(
+            |tool| self.tool(tool).is_some(),
+        )))
+    }
+
+    #[allow(deprecated)]
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        rcx: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.subscribe_uri(&request.uri, &rcx).await
+    }
+
+    #[allow(deprecated)]
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        rcx: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.unsubscribe_uri(&request.uri, &rcx);
+        Ok(())
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        self.live
+            .as_ref()
+            .map(|_| super::subscribe::accepted_filter(requested))
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        self.listen_stream(context).await
     }
 
     async fn list_resource_templates(

@@ -14,6 +14,7 @@ mod handler;
 mod list;
 mod resources;
 mod state;
+mod subscribe;
 
 pub use list::{describe, description};
 pub use state::{INSTRUCTIONS, People, Server};

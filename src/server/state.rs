@@ -67,6 +67,10 @@ pub struct Server {
     pub(super) listed: Vec<rmcp::model::Tool>,
     pub(super) page_size: usize,
     pub(super) budget: Duration,
+    /// Watching (subscriptions and `wait_for_activity`), when offered.
+    pub(super) live: Option<Arc<crate::live::Live>>,
+    /// The 2025-11-25 subscriptions of each session.
+    pub(super) subscriptions: Arc<crate::live::sessions::Sessions>,
 }
 
 impl Server {
@@ -87,7 +91,24 @@ impl Server {
             listed,
             page_size,
             budget,
+            live: None,
+            subscriptions: Arc::default(),
         }
+    }
+
+    /// Offers watching: subscriptions in both protocol forms and `wait_for_activity`, through
+    /// `live`.
+    pub fn with_live(mut self, live: Arc<crate::live::Live>) -> Server {
+        self.live = Some(live);
+        self
+    }
+
+    /// The person of a request as a call sees them (for watching).
+    pub(super) fn live_person(&self, cx: &Arc<Ctx>) -> Option<crate::live::Person> {
+        self.live.as_ref().map(|live| crate::live::Person {
+            live: live.clone(),
+            cx: cx.clone(),
+        })
     }
 
     /// The tools this server lists, in the MCP form.

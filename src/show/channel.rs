@@ -9,7 +9,8 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use std::collections::HashMap;
 
-/// A channel: id, name, display name, kind, team, purpose, header, archived flag, last post time; for
+/// A channel: id, name, display name, kind, team, purpose, header, archived flag, last post time and
+/// post count; for
 /// one of the person's channels, the unread posts, the mentions and when they last viewed it; for a
 /// direct message, the other person.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
@@ -33,6 +34,9 @@ pub struct ChannelItem {
     pub archived: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_post: Option<String>,
+    /// How many posts the channel holds, replies included (Mattermost's own count, kept on the channel).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub posts: Option<i64>,
     /// The other person of a direct message, by username.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub with: Option<String>,
@@ -62,6 +66,7 @@ impl ChannelItem {
             header: nonempty(&c.header),
             archived: c.archived(),
             last_post: Some(c.last_post_at()).filter(|t| *t > 0).map(rfc3339),
+            posts: c.total_msg_count,
             with: None,
             unread: None,
             mentions: None,

@@ -56,6 +56,8 @@ pub struct CallContext {
     /// Which of the tools this server offers already cover an operation (the operation gateway
     /// names them).
     pub covering: Covering,
+    /// The person as watching sees them (`wait_for_activity`), when the server offers watching.
+    pub live: Option<crate::live::Person>,
 }
 
 impl CallContext {

@@ -84,9 +84,11 @@ fn tools_list_stays_within_its_byte_budget() {
     println!(
         "tools/list: {default} bytes with the default toolsets, {everything} with every toolset and writes"
     );
+    // 30,000 until wait_for_activity (about 1,100 bytes, most of it the post list's output schema)
+    // and read_inbox (about 1,900) joined the default posts toolset: 33,500 bytes, about 8,400 tokens.
     assert!(
-        default <= 30_000,
-        "tools/list with the default toolsets is {default} bytes (budget 30,000)"
+        default <= 33_500,
+        "tools/list with the default toolsets is {default} bytes (budget 33,500)"
     );
     assert!(
         everything <= 64_000,

@@ -56,6 +56,9 @@ pub struct Recorder {
     pub questions: Arc<Mutex<Vec<String>>>,
     pub answer: Answer,
     pub on_answer: Option<OnAnswer>,
+    /// Each `notifications/resources/updated` (its URI) and `list_changed` (as "list_changed"),
+    /// with when it arrived and the notification as JSON.
+    pub updates: Arc<Mutex<Vec<(std::time::Instant, String, String)>>>,
 }
 
 impl ClientHandler for Recorder {
@@ -91,6 +94,27 @@ impl ClientHandler for Recorder {
             Answer::Cancel => ElicitResult::new(ElicitationAction::Cancel),
             Answer::Decline | Answer::CannotAsk => ElicitResult::new(ElicitationAction::Decline),
         })
+    }
+
+    async fn on_resource_updated(
+        &self,
+        params: rmcp::model::ResourceUpdatedNotificationParam,
+        _cx: NotificationContext<RoleClient>,
+    ) {
+        let json = serde_json::to_string(&params).unwrap_or_default();
+        if let Ok(mut u) = self.updates.lock() {
+            u.push((std::time::Instant::now(), params.uri, json));
+        }
+    }
+
+    async fn on_resource_list_changed(&self, _cx: NotificationContext<RoleClient>) {
+        if let Ok(mut u) = self.updates.lock() {
+            u.push((
+                std::time::Instant::now(),
+                "list_changed".into(),
+                String::new(),
+            ));
+        }
     }
 
     async fn on_progress(
@@ -493,7 +517,8 @@ pub fn sample_args(tool: &mattermost_mcp::tool::Tool, r: &Rich) -> Value {
             Kind::Time => json!("2023-11-14"),
             Kind::Flag => json!(false),
             Kind::Files { .. } => json!([{"name": "notes.txt", "content": "hello"}]),
-            Kind::Object { .. } | Kind::Limit | Kind::Cursor => continue,
+            Kind::Seconds { .. } => json!(1),
+            Kind::Object { .. } | Kind::Choices { .. } | Kind::Limit | Kind::Cursor => continue,
         };
         args.insert(a.name.to_string(), v);
     }

@@ -21,6 +21,8 @@ mod http_harness;
 mod http_isolation;
 mod http_nginx;
 mod http_redis;
+mod inbox;
+mod live;
 mod operations;
 mod people;
 mod protocol;

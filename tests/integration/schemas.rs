@@ -79,7 +79,12 @@ fn args_for(tool: &Tool, d: &Demo) -> Map<String, Value> {
             Kind::Text { .. } => json!("the"),
             Kind::Time => json!("2020-01-01"),
             Kind::Flag => json!(false),
-            Kind::Files { .. } | Kind::Object { .. } | Kind::Limit | Kind::Cursor => continue,
+            Kind::Seconds { .. } => json!(1),
+            Kind::Files { .. }
+            | Kind::Object { .. }
+            | Kind::Choices { .. }
+            | Kind::Limit
+            | Kind::Cursor => continue,
         };
         args.insert(a.name.to_string(), v);
     }

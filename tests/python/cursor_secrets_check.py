@@ -28,7 +28,7 @@ from demo_client import call, fail
 
 def sample(arg_name, schema, ids):
     """A value for a required argument, from its name."""
-    if arg_name == "channel":
+    if arg_name in ("channel", "source"):
         return ids["channel"]
     if arg_name == "team":
         return ids["team"]
@@ -75,6 +75,9 @@ async def collect(binary):
                     args = {"operation": "ListChannelBookmarksForChannel", "params": {"channel_id": ids["channel"]}}
                 if tool.name == "find_operations":
                     args["query"] = "channel"
+                if tool.name == "wait_for_activity":
+                    # nothing new arrives in the demo: each page is an honest timeout with a cursor to wait on
+                    args["timeout_secs"] = 1
                 args["limit"] = 1
                 pages = 0
                 while pages < 3:

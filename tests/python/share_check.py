@@ -121,7 +121,7 @@ async def prompts(client, root, form):
     if names != PROMPTS:
         fail(f"{form} prompts/list: {names}")
     for name, args, tool in [
-        ("catch_up", {}, "read_unread"),
+        ("catch_up", {}, "read_inbox"),
         ("summarize_thread", {"post": root}, "read_thread"),
         ("draft_reply", {"post": root}, "read_thread"),
     ]:

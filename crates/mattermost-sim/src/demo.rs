@@ -14,6 +14,7 @@
 
 use std::sync::OnceLock;
 
+mod inbox;
 mod search_history;
 
 use crate::clock::now_ms;
@@ -601,7 +602,7 @@ impl World {
                 }
             }
             if i % 150 == 7 {
-                w.pin(id);
+                w.pin_at(id, (t + 45 * 60_000).min(now - 1000));
             }
         }
         // one post everyone reacts to, demo too
@@ -731,6 +732,7 @@ impl World {
         w.bookmark(&town, &alice, "On-call rota", "https://example.com/oncall");
         w.bot_owned_by("ci-bot", &demo);
         w.demo_search_history(now);
+        inbox::add(&mut w, now);
         w
     }
 }

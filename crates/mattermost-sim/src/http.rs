@@ -1,22 +1,18 @@
 //! The HTTP side: the hyper server loop, auth, the headers every API response carries, AppError
 //! JSON, faults applied on the wire, and the request log.
 
-use std::future::Future;
-use std::net::SocketAddr;
-use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
-use std::task::{Context, Poll};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
-use bytes::Bytes;
 use http_body_util::BodyExt;
 use hyper::Response;
-use hyper::body::{Body, Frame, Incoming, SizeHint};
+use hyper::body::Incoming;
 use hyper_util::rt::TokioIo;
 use serde_json::Value;
 use tokio::net::TcpListener;
 
-use crate::faults::{Fault, Faults};
+pub(crate) use crate::body::SimBody;
+use crate::faults::Fault;
 use crate::ids::new_id;
 use crate::log::LoggedRequest;
 use crate::params::{self, paging};
@@ -25,92 +21,8 @@ use crate::reply::{AppError, HResult, Reply};
 use crate::rng::Rng;
 use crate::router;
 use crate::routes::{Ctx, Deferred};
+pub(crate) use crate::shared::{Shared, lock, publish};
 use crate::world::World;
-
-/// What the simulator shares between its connections and the test's [`crate::Sim`] handle.
-pub(crate) struct Shared {
-    pub world: Mutex<World>,
-    pub log: Mutex<Vec<LoggedRequest>>,
-    pub faults: Mutex<Faults>,
-    pub counter: AtomicU64,
-    pub addr: SocketAddr,
-}
-
-/// Lock a mutex even if a previous holder panicked (the data stays usable for tests).
-pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// A response body that can also break off mid-way (for [`Fault::CutMidBody`]).
-pub(crate) struct SimBody {
-    data: Option<Bytes>,
-    fail_after: bool,
-    /// Before failing, wait so that the head and the first part are flushed to the socket.
-    pause: Option<Pin<Box<tokio::time::Sleep>>>,
-}
-
-impl SimBody {
-    fn full(b: Vec<u8>) -> SimBody {
-        SimBody {
-            data: if b.is_empty() {
-                None
-            } else {
-                Some(Bytes::from(b))
-            },
-            fail_after: false,
-            pause: None,
-        }
-    }
-
-    fn cut(part: Vec<u8>) -> SimBody {
-        SimBody {
-            data: Some(Bytes::from(part)),
-            fail_after: true,
-            pause: Some(Box::pin(tokio::time::sleep(
-                std::time::Duration::from_millis(50),
-            ))),
-        }
-    }
-}
-
-impl Body for SimBody {
-    type Data = Bytes;
-    type Error = std::io::Error;
-
-    fn poll_frame(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, std::io::Error>>> {
-        if let Some(d) = self.data.take() {
-            return Poll::Ready(Some(Ok(Frame::data(d))));
-        }
-        if let Some(p) = self.pause.as_mut() {
-            if p.as_mut().poll(cx).is_pending() {
-                return Poll::Pending;
-            }
-            self.pause = None;
-        }
-        if self.fail_after {
-            self.fail_after = false;
-            return Poll::Ready(Some(Err(std::io::Error::other(
-                "connection cut by fault injection",
-            ))));
-        }
-        Poll::Ready(None)
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.data.is_none() && !self.fail_after
-    }
-
-    fn size_hint(&self) -> SizeHint {
-        if self.fail_after {
-            SizeHint::default()
-        } else {
-            SizeHint::with_exact(self.data.as_ref().map(|d| d.len() as u64).unwrap_or(0))
-        }
-    }
-}
 
 /// The error a handler returns to make hyper drop the connection without a response
 /// ([`Fault::CutAfterStore`]).
@@ -137,6 +49,7 @@ pub(crate) async fn serve(listener: TcpListener, shared: Arc<Shared>) {
             let svc = hyper::service::service_fn(move |req| handle(shared.clone(), req));
             let _ = hyper::server::conn::http1::Builder::new()
                 .serve_connection(io, svc)
+                .with_upgrades()
                 .await;
         });
     }
@@ -202,6 +115,35 @@ async fn handle(
     shared: Arc<Shared>,
     req: hyper::Request<Incoming>,
 ) -> Result<Response<SimBody>, CutConnection> {
+    let answer = handle_request(shared.clone(), req).await;
+    publish(&shared);
+    answer
+}
+
+async fn handle_request(
+    shared: Arc<Shared>,
+    req: hyper::Request<Incoming>,
+) -> Result<Response<SimBody>, CutConnection> {
+    if req.method() == hyper::Method::GET && crate::websocket::is_websocket(req.uri().path()) {
+        let query = params::parse_query(req.uri().query().unwrap_or(""));
+        let headers: Vec<(String, String)> = req
+            .headers()
+            .iter()
+            .map(|(k, v)| {
+                (
+                    k.as_str().to_ascii_lowercase(),
+                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                )
+            })
+            .collect();
+        let token = match find_token(&headers, &query) {
+            TokenSource::Header(t) | TokenSource::Query(t) => Some(truncate_token(&t).to_string()),
+            TokenSource::None => None,
+        };
+        return Ok(crate::websocket::upgrade(
+            shared, req, token, query, headers,
+        ));
+    }
     let method = req.method().as_str().to_string();
     let path = req.uri().path().to_string();
     let raw_query = req.uri().query().unwrap_or("").to_string();

@@ -27,11 +27,13 @@
 
 #![warn(missing_docs)]
 
+mod body;
 mod clock;
 mod demo;
 mod faults;
 mod fulltext;
 mod http;
+mod hub;
 mod ids;
 mod log;
 mod mentions;
@@ -42,7 +44,9 @@ mod rng;
 mod router;
 mod routes;
 pub mod samples;
+mod shared;
 mod sim;
+mod websocket;
 mod world;
 
 pub use faults::{Fault, FaultRule};

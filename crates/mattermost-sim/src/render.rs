@@ -176,12 +176,12 @@ pub fn channel_member(m: &ChannelMember) -> Value {
         "last_viewed_at": m.last_viewed_at,
         "msg_count": m.msg_count,
         "mention_count": m.mention_count,
-        "mention_count_root": m.mention_count,
+        "mention_count_root": m.mention_count_root,
         "urgent_mention_count": 0,
         "msg_count_root": m.msg_count_root,
         "notify_props": {
             "channel_auto_follow_threads": "off", "desktop": "default", "email": "default",
-            "ignore_channel_mentions": "default", "mark_unread": "all", "push": "default"
+            "ignore_channel_mentions": "default", "mark_unread": m.mark_unread, "push": "default"
         },
         "last_update_at": m.last_update_at,
         "scheme_guest": false,

@@ -21,7 +21,9 @@ pub struct Sim {
 
 impl Sim {
     /// Bind 127.0.0.1 on a random port and serve `world` on the current tokio runtime.
-    pub async fn start(world: World) -> std::io::Result<Sim> {
+    pub async fn start(mut world: World) -> std::io::Result<Sim> {
+        // What seeding recorded happened before any socket could hear of it.
+        world.take_happenings();
         let listener = TcpListener::bind("127.0.0.1:0").await?;
         let addr = listener.local_addr()?;
         let shared = Arc::new(Shared {
@@ -30,6 +32,7 @@ impl Sim {
             faults: Mutex::new(Faults::default()),
             counter: AtomicU64::new(0),
             addr,
+            hub: Mutex::new(crate::hub::Hub::default()),
         });
         let task = tokio::spawn(http::serve(listener, shared.clone()));
         Ok(Sim { shared, addr, task })
@@ -87,8 +90,63 @@ impl Sim {
     /// Change the world while the server runs (the same lock the handlers take), e.g. to post,
     /// edit, delete, save, follow or mark read while a reader pages.
     pub fn with_world<R>(&self, f: impl FnOnce(&mut World) -> R) -> R {
-        let mut w = lock(&self.shared.world);
-        f(&mut w)
+        let out = {
+            let mut w = lock(&self.shared.world);
+            f(&mut w)
+        };
+        http::publish(&self.shared);
+        out
+    }
+
+    /// WebSocket fault: drops every open socket without a close frame, as a network cut does; the
+    /// server keeps their connections, so a client reconnecting in time with its `connection_id`
+    /// and sequence number gets what it missed. Returns how many sockets were open.
+    pub fn drop_websockets(&self) -> usize {
+        lock(&self.shared.hub).drop_sockets()
+    }
+
+    /// WebSocket fault: answers the next `n` upgrade requests 503, or (`all`) every one until
+    /// called again with `all` false.
+    pub fn refuse_websocket_upgrades(&self, n: u32, all: bool) {
+        lock(&self.shared.hub).set_refuse(n, all);
+    }
+
+    /// WebSocket fault: a server restart — every socket dropped and every connection forgotten, so
+    /// a client reconnecting gets a `hello` with a new connection id.
+    pub fn restart_websockets(&self) {
+        lock(&self.shared.hub).restart();
+    }
+
+    /// WebSocket fault: holds every event `delay` before it is delivered (`None` lifts it).
+    pub fn delay_websocket_events(&self, delay: Option<std::time::Duration>) {
+        lock(&self.shared.hub).set_delay(delay);
+    }
+
+    /// Lets `by` of simulated time pass for the hub: an inactive connection whose last activity is
+    /// then older than the reaper's 5 minutes is forgotten (a client away too long gets a new id).
+    pub fn advance_websocket_clock(&self, by: std::time::Duration) {
+        lock(&self.shared.hub).advance(by);
+    }
+
+    /// The user ids of the sockets open now, one entry a socket.
+    pub fn open_websockets(&self) -> Vec<String> {
+        lock(&self.shared.hub).open_sockets()
+    }
+
+    /// Every WebSocket upgrade request so far (kept apart from [`Sim::log`]), its status 101 or the
+    /// refusal's.
+    pub fn websocket_upgrades(&self) -> Vec<LoggedRequest> {
+        lock(&self.shared.hub).upgrades.clone()
+    }
+
+    /// Every connection id the hub handed out so far, oldest first.
+    pub fn websocket_connection_ids(&self) -> Vec<String> {
+        lock(&self.shared.hub).handed_out.clone()
+    }
+
+    /// The user id of a username.
+    pub fn user_id(&self, username: &str) -> Option<String> {
+        lock(&self.shared.world).user_id(username)
     }
 
     /// The simulator's clock: real time in milliseconds.

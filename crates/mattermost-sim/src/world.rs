@@ -21,6 +21,7 @@ mod drafts;
 mod editing;
 pub(crate) mod emoji;
 mod files;
+mod happened;
 mod integrations;
 mod members;
 mod pending;
@@ -125,6 +126,11 @@ pub(crate) struct ChannelMember {
     pub msg_count: i64,
     pub msg_count_root: i64,
     pub mention_count: i64,
+    /// Mentions in root posts only (`IncrementMentionCount` with `isRoot`): the count a client with
+    /// collapsed reply threads shows on the channel.
+    pub mention_count_root: i64,
+    /// `NotifyProps["mark_unread"]`: "all", or "mention" for a muted channel.
+    pub mark_unread: &'static str,
     pub last_update_at: i64,
     pub admin: bool,
 }
@@ -217,6 +223,36 @@ pub(crate) struct Status {
     pub dnd_end_time: i64,
     /// The status before "dnd" (not sent).
     pub prev_status: String,
+}
+
+/// One change the server publishes an event for on its WebSocket (`world/happened.rs`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Happened {
+    /// `app/notification.go` SendNotifications: `posted`, to the post's channel.
+    Posted { post_id: String },
+    /// `app/post.go` UpdatePost / the pin route: `post_edited`, to the post's channel.
+    PostEdited { post_id: String },
+    /// `app/post.go` DeletePost: `post_deleted`, to the post's channel (a sanitized copy for
+    /// members, one with `delete_by` for admins).
+    PostDeleted { post_id: String, by: String },
+    /// `app/reaction.go` sendReactionEvent: `reaction_added` / `reaction_removed`.
+    Reaction {
+        added: bool,
+        user_id: String,
+        post_id: String,
+        emoji: String,
+        at: i64,
+    },
+    /// `app/channel.go` MarkChannelsAsViewed: `multiple_channels_viewed`, to the user alone.
+    Viewed {
+        user_id: String,
+        times: Vec<(String, i64)>,
+    },
+    /// `app/channel.go` postJoinChannelMessage / AddChannelMember: `user_added`, to the channel.
+    UserAdded { channel_id: String, user_id: String },
+    /// `app/channel.go` createDirectChannel / createGroupChannel: `direct_added` or `group_added`,
+    /// to the channel.
+    ChannelOpened { channel_id: String, group: bool },
 }
 
 /// The release the simulated server answers as unless told otherwise: the pinned spec's.
@@ -417,6 +453,8 @@ pub struct World {
     pub(crate) writes: WriteState,
     /// Webhooks, bots' owners, channel bookmarks, the licence (the operation gateway's routes).
     pub(crate) integrations: Integrations,
+    /// Changes the hub has yet to publish on the WebSocket (`world/happened.rs`).
+    happenings: Vec<Happened>,
 }
 
 impl World {
@@ -454,6 +492,7 @@ impl World {
             },
             writes: WriteState::default(),
             integrations: Integrations::default(),
+            happenings: Vec::new(),
         }
     }
 

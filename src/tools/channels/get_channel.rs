@@ -23,9 +23,9 @@ use serde::{Deserialize, Serialize};
 pub const TOOL: Tool = Tool {
     name: "get_channel",
     title: "A channel",
-    description: "One channel by id, name, display name, @username, URL or post permalink, and whether you are \
-                  a member (false for a public channel not joined); a member also gets unread, mentions and \
-                  member_count.",
+    description: "One channel by id, name, display name, @username, URL or post permalink, with its post count \
+                  and last post time, and whether you are a member (false for a public channel not joined); a \
+                  member also gets unread, mentions and member_count.",
     toolset: Toolset::Channels,
     args: &[CHANNEL, TEAM_OF_CHANNEL],
     answer: Answer::One,

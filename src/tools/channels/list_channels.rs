@@ -9,22 +9,21 @@ use crate::context::Ctx;
 use crate::error::ToolError;
 use crate::mattermost::facts::ChannelFacts;
 use crate::mattermost::types;
-use crate::paging::pages_with_ties::read_pages;
 use crate::paging::whole_list::{After, Keyed};
 use crate::paging::{Page, Strategy, recently_active};
 use crate::resolve;
 use crate::show::{ChannelItem, unread_posts};
 use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
 use crate::tools::shared::args::LISTS;
+use crate::tools::shared::unread::memberships;
 use serde::Deserialize;
-use std::collections::HashMap;
 
 pub const TOOL: Tool = Tool {
     name: "list_channels",
     title: "Your channels",
     description: "The channels you are in (direct and group messages too, archived ones not), most recently \
-                  active first, with unread posts and mentions; a direct message is named @username. Read \
-                  whole once per cursor chain.",
+                  active first, with post count, last post time, unread posts and mentions; a direct message \
+                  is named @username. Read whole once per cursor chain.",
     toolset: Toolset::Channels,
     args: &[
         Arg {
@@ -171,74 +170,4 @@ async fn my_channels(
 
 fn has_unread(c: &types::Channel, m: &types::ChannelMember) -> bool {
     unread_posts(c, m) > 0 || m.mention_count.unwrap_or(0) > 0
-}
-
-/// The person's channel memberships (which hold the read counts) in these teams, by channel id; direct
-/// and group messages come with every team. A person in no team has only direct and group messages,
-/// read from the list of all their memberships.
-async fn memberships(
-    cx: &Ctx,
-    team_ids: &[String],
-) -> Result<HashMap<String, types::ChannelMember>, ToolError> {
-    let mut out = HashMap::new();
-    if team_ids.is_empty() {
-        let all = read_pages(|page, per_page| async move {
-            cx.call(
-                cx.api()
-                    .get_channel_members_with_team_data_for_user()
-                    .user_id("me")
-                    .page(page)
-                    .per_page(per_page)
-                    .send(),
-                "channel memberships of the user",
-                "me",
-            )
-            .await
-        })
-        .await?;
-        for m in all {
-            if let Some(id) = m.channel_id.clone() {
-                out.insert(
-                    id,
-                    types::ChannelMember {
-                        channel_id: m.channel_id,
-                        user_id: m.user_id,
-                        msg_count: m.msg_count,
-                        mention_count: m.mention_count,
-                        last_viewed_at: m.last_viewed_at,
-                        last_update_at: m.last_update_at,
-                        roles: m.roles,
-                        notify_props: m.notify_props,
-                    },
-                );
-            }
-        }
-        return Ok(out);
-    }
-    for (i, t) in team_ids.iter().enumerate() {
-        crate::mattermost::call::step(|| {
-            format!(
-                "reading your channel memberships in team {} of {}",
-                i + 1,
-                team_ids.len()
-            )
-        });
-        let list = cx
-            .call(
-                cx.api()
-                    .get_channel_members_for_user()
-                    .user_id("me")
-                    .team_id(t)
-                    .send(),
-                "channel memberships in the team",
-                t,
-            )
-            .await?;
-        for m in list {
-            if let Some(id) = m.channel_id.clone() {
-                out.insert(id, m);
-            }
-        }
-    }
-    Ok(out)
 }

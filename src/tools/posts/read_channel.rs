@@ -92,7 +92,7 @@ pub const TOOL: Tool = Tool {
                     "skipFetchThreads",
                     Source::Fixed(
                         "true",
-                        "the other posts of the threads in a page are not used; leaving them out keeps answers small and makes reply_count computed",
+                        "the other posts of the threads in a page are not used; leaving them out keeps answers small and makes reply_count computed (shown with roots_only, where the replies are left out)",
                     ),
                 ),
             ],
@@ -157,7 +157,14 @@ async fn run(cx: &Ctx, input: Input<Args>) -> Result<Page<PostItem, ChannelPosts
             }
         }
     };
-    let page = channel_page(cx, posts, &channel_id).await?;
+    let mut page = channel_page(cx, posts, &channel_id).await?;
+    if !args.roots_only {
+        // The replies are the channel's own posts, on this page or the next: a root's count of them
+        // would say again what the pages show, at 16 bytes a root.
+        for item in &mut page.items {
+            item.reply_count = None;
+        }
+    }
     Ok(match total {
         Some(total) => page.with_total(total),
         None => page,

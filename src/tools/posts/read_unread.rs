@@ -9,19 +9,16 @@ use crate::calls::{Call, Source, USERNAMES};
 use crate::context::Ctx;
 use crate::error::{ErrorKind, ToolError, quote};
 use crate::mattermost::facts::{ChannelFacts, ChannelKind, PostFacts};
-use crate::mattermost::types::Post;
-use crate::paging::posts_by_time::{self, Mode, Query, Start};
+use crate::paging::posts_by_time::{self, Query, Start};
 use crate::paging::{Page, Strategy, since};
 use crate::resolve::{self, ResolvedChannel};
 use crate::show::{self, PostItem};
 use crate::time::rfc3339;
 use crate::tool::{Answer, Asks, Input, READS, Tool, Toolset};
 use crate::tools::shared::posts::post_items;
+use crate::tools::shared::unread::read_before;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-
-/// How many read posts are shown before the first unread one.
-pub const CONTEXT: u32 = 3;
 
 pub const TOOL: Tool = Tool {
     name: "read_unread",
@@ -266,27 +263,6 @@ fn not_member(resolved: &ResolvedChannel, given: &str) -> ToolError {
         ),
     };
     ToolError::new(ErrorKind::NotMember, message).with("channel", serde_json::json!(given))
-}
-
-/// The read posts just before the first unread one (or the latest posts, when nothing is unread),
-/// oldest first: at most [`CONTEXT`], none written after `viewed`.
-async fn read_before(
-    cx: &Ctx,
-    q: &Query,
-    first_unread: Option<&Post>,
-    viewed: i64,
-) -> Result<Vec<Post>, ToolError> {
-    let mode = match first_unread {
-        Some(p) => Mode::Before(p.id().to_string()),
-        None => Mode::Newest,
-    };
-    let mut posts: Vec<Post> = posts_by_time::fetch(cx, q, &mode, CONTEXT)
-        .await?
-        .into_iter()
-        .filter(|p| p.created() <= viewed)
-        .collect();
-    posts.sort_by(|a, b| (a.created(), a.id()).cmp(&(b.created(), b.id())));
-    Ok(posts)
 }
 
 /// A channel the person never viewed: every post is unread, read newest page first, going back.

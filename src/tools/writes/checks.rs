@@ -4,14 +4,9 @@
 
 use crate::context::Ctx;
 use crate::error::{ErrorKind, ToolError};
-use crate::mattermost::{MmError, types};
+use crate::mattermost::types;
 use crate::resolve::distance;
-use progenitor_client::Error;
-use std::collections::HashMap;
-use std::time::Duration;
 
-/// How long the server's limits are reused before they are read again.
-const LIMITS_FOR: Duration = Duration::from_secs(300);
 /// The most members whose statuses are read to count who `@here` notifies.
 const HERE_COUNTED_UP_TO: i64 = 1000;
 
@@ -24,36 +19,9 @@ pub struct Limits {
     pub max_file: u64,
 }
 
-/// The server's limits (GetClientConfig `format=old`), reused for a few minutes.
+/// The server's limits (GetClientConfig `format=old`, reused for a few minutes).
 pub async fn limits(cx: &Ctx) -> Result<Limits, ToolError> {
-    if let Some(l) = cx.note::<Limits>("writes.limits", LIMITS_FOR) {
-        return Ok(*l);
-    }
-    let config: HashMap<String, String> =
-        match cx.api().get_client_config().format("old").send().await {
-            Ok(v) => v.into_inner(),
-            Err(e) => {
-                let e: Error<types::AppError> = match e {
-                    Error::ErrorResponse(rv) => {
-                        return Err(ToolError::new(
-                            ErrorKind::MattermostRefused,
-                            format!(
-                                "Mattermost refused to give its limits ({}); nothing was sent.",
-                                rv.status()
-                            ),
-                        ));
-                    }
-                    Error::UnexpectedResponse(r) => Error::UnexpectedResponse(r),
-                    Error::CommunicationError(e) => Error::CommunicationError(e),
-                    Error::ResponseBodyError(e) => Error::ResponseBodyError(e),
-                    Error::InvalidResponsePayload(b, e) => Error::InvalidResponsePayload(b, e),
-                    Error::InvalidUpgrade(e) => Error::InvalidUpgrade(e),
-                    Error::Custom(s) => Error::Custom(s),
-                    Error::InvalidRequest(s) => Error::InvalidRequest(s),
-                };
-                return Err(cx.fail(MmError::from_client(e).await, "client configuration", "old"));
-            }
-        };
+    let config = crate::tools::shared::config::client_config(cx).await?;
     let number = |key: &str, default: u64| {
         config
             .get(key)
@@ -64,7 +32,6 @@ pub async fn limits(cx: &Ctx) -> Result<Limits, ToolError> {
         max_post: number("MaxPostSize", 4000) as usize,
         max_file: number("MaxFileSize", 100 * 1024 * 1024),
     };
-    cx.set_note("writes.limits", l);
     Ok(l)
 }
 

@@ -572,7 +572,7 @@ pub(crate) fn view(ctx: &mut Ctx) -> HResult {
         .and_then(|v| v.as_bool())
         .unwrap_or(false);
     let update_threads =
-        ctx.w.settings.thread_auto_follow && (!supported || !ctx.w.is_crt_enabled());
+        ctx.w.settings.thread_auto_follow && (!supported || !ctx.w.is_crt_enabled_for(&uid));
     let mut times = serde_json::Map::new();
     for (id, t) in ctx
         .w

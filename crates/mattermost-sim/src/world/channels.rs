@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Channel, ChannelKind, World};
+use super::{Channel, ChannelKind, Happened, World};
 use crate::ids::group_name;
 
 /// What a new team channel is made of (`model.Channel` from the request).
@@ -90,6 +90,10 @@ impl World {
         if a != b {
             self.add_channel_member(&id, b);
         }
+        self.happened(Happened::ChannelOpened {
+            channel_id: id.clone(),
+            group: false,
+        });
         id
     }
 
@@ -110,6 +114,10 @@ impl World {
         for m in &ids {
             self.add_channel_member(&id, m);
         }
+        self.happened(Happened::ChannelOpened {
+            channel_id: id.clone(),
+            group: true,
+        });
         id
     }
 
@@ -194,6 +202,10 @@ impl World {
         let id = self.push_new_channel("", "D", name, String::new(), "", now);
         self.save_channel_member(&id, a, false, now);
         self.save_channel_member(&id, b, false, now);
+        self.happened(Happened::ChannelOpened {
+            channel_id: id.clone(),
+            group: false,
+        });
         id
     }
 
@@ -218,6 +230,10 @@ impl World {
         for m in ids {
             self.save_channel_member(&id, m, false, now);
         }
+        self.happened(Happened::ChannelOpened {
+            channel_id: id.clone(),
+            group: true,
+        });
         id
     }
 }

@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 
+use super::Happened;
 use super::posting::parse_hashtags;
 use super::{Post, ThreadInfo, World};
 
@@ -36,6 +37,9 @@ impl World {
         if let Some(c) = self.channel_mut(&old.channel_id) {
             c.last_post_at = c.last_post_at.max(at_ms);
         }
+        self.happened(Happened::PostEdited {
+            post_id: post_id.to_string(),
+        });
     }
 
     /// Soft-delete a post at `at_ms`. Deleting a root deletes its replies too (the store's
@@ -83,6 +87,10 @@ impl World {
         {
             r.update_at = r.update_at.max(at_ms);
         }
+        self.happened(Happened::PostDeleted {
+            post_id: p.id.clone(),
+            by: p.user_id.clone(),
+        });
     }
 
     /// Pin a post now (the server's clock), with the side effects of [`World::pin_at`].
@@ -132,6 +140,9 @@ impl World {
         {
             r.update_at = at;
         }
+        self.happened(Happened::PostEdited {
+            post_id: post_id.to_string(),
+        });
         Some(())
     }
 
@@ -170,5 +181,9 @@ impl World {
         self.flagged.retain(|(_, pid)| *pid != p.id);
         self.drafts
             .retain(|d| !(d.channel_id == p.channel_id && d.root_id == p.id));
+        self.happened(Happened::PostDeleted {
+            post_id: p.id.clone(),
+            by: deleter.to_string(),
+        });
     }
 }

@@ -2,6 +2,7 @@
 //! do with the system messages the server posts (`postJoinChannelMessage`,
 //! `PostAddToChannelMessage`, `App.RemoveUserFromChannel`).
 
+use super::Happened;
 use super::posting::props;
 use super::{ChannelMember, World};
 
@@ -15,7 +16,14 @@ impl World {
         if !team.is_empty() && !self.is_team_member(&team, user_id) {
             self.add_to_team(&team, user_id);
         }
+        let new = self.member(channel_id, user_id).is_none();
         self.add_channel_member(channel_id, user_id);
+        if new {
+            self.happened(Happened::UserAdded {
+                channel_id: channel_id.to_string(),
+                user_id: user_id.to_string(),
+            });
+        }
     }
 
     pub(super) fn add_channel_member(&mut self, channel_id: &str, user_id: &str) {
@@ -29,6 +37,8 @@ impl World {
             msg_count: 0,
             msg_count_root: 0,
             mention_count: 0,
+            mention_count_root: 0,
+            mark_unread: "all",
             last_update_at: 0,
             admin: false,
         });
@@ -40,6 +50,16 @@ impl World {
         self.channel_members
             .retain(|m| !(m.channel_id == channel_id && m.user_id == user_id));
         self.delete_thread_memberships_for_channel(user_id, channel_id);
+    }
+
+    /// Mute a channel for a member, as the client's "Mute channel" does (`PUT
+    /// /channels/{id}/members/{user}/notify_props` with `mark_unread` = "mention",
+    /// `App.UpdateChannelMemberNotifyProps`): its unread posts no longer bold it, its mentions still
+    /// count.
+    pub fn mute(&mut self, channel_id: &str, user_id: &str) {
+        if let Some(m) = self.member_mut(channel_id, user_id) {
+            m.mark_unread = "mention";
+        }
     }
 
     pub(crate) fn member(&self, channel_id: &str, user_id: &str) -> Option<&ChannelMember> {
@@ -91,6 +111,8 @@ impl World {
             msg_count: 0,
             msg_count_root: 0,
             mention_count: 0,
+            mention_count_root: 0,
+            mark_unread: "all",
             last_update_at: at,
             admin: scheme_admin,
         }
@@ -119,7 +141,14 @@ impl World {
         requestor: &str,
         now: i64,
     ) {
+        let new = self.member(channel_id, user_id).is_none();
         self.save_channel_member(channel_id, user_id, false, now);
+        if new {
+            self.happened(Happened::UserAdded {
+                channel_id: channel_id.to_string(),
+                user_id: user_id.to_string(),
+            });
+        }
         if requestor.is_empty() || requestor == user_id {
             self.post_join_message(channel_id, user_id, now);
             return;

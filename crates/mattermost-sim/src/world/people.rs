@@ -138,7 +138,7 @@ impl World {
     }
 
     /// The username of a user id ("" for an unknown one).
-    pub(super) fn username(&self, user_id: &str) -> String {
+    pub(crate) fn username(&self, user_id: &str) -> String {
         self.user_by_id(user_id)
             .map(|u| u.username.clone())
             .unwrap_or_default()
@@ -224,6 +224,26 @@ impl World {
             dnd_end_time: 0,
             prev_status: String::new(),
         });
+    }
+
+    /// A user was last active at `at_ms`: their status's LastActivityAt and the user's own, as
+    /// `App.SetStatusLastActivityAt` and `UpdateLastActivityAtIfNeeded` keep them (a user without a
+    /// status gets an offline one).
+    pub fn active_at(&mut self, user_id: &str, at_ms: i64) {
+        if let Some(u) = self.user_mut(user_id) {
+            u.last_activity_at = at_ms;
+        }
+        match self.status_mut(user_id) {
+            Some(s) => s.last_activity_at = at_ms,
+            None => self.statuses.push(Status {
+                user_id: user_id.to_string(),
+                status: "offline".to_string(),
+                manual: false,
+                last_activity_at: at_ms,
+                dnd_end_time: 0,
+                prev_status: String::new(),
+            }),
+        }
     }
 
     fn status_mut(&mut self, user_id: &str) -> Option<&mut Status> {

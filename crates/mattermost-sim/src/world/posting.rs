@@ -5,6 +5,7 @@
 
 use serde_json::{Map, Value, json};
 
+use super::Happened;
 use super::{Post, User, World};
 
 /// A post the create route has validated, ready to be saved.
@@ -309,10 +310,18 @@ impl World {
                     }
                 }
             } else if mentions.contains(&m.user_id) {
+                // `SqlChannelStore.IncrementMentionCount(channel, users, isRoot, ...)`:
+                // MentionCountRoot moves only for a root post.
                 m.mention_count += 1;
+                if is_root {
+                    m.mention_count_root += 1;
+                }
                 m.last_update_at = m.last_update_at.max(at);
             }
         }
+        self.happened(Happened::Posted {
+            post_id: id.clone(),
+        });
         id
     }
 

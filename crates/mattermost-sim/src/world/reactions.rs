@@ -1,6 +1,7 @@
 //! Reactions to posts (`SqlReactionStore.Save` / `Delete`): each one moves its post's UpdateAt and
 //! `has_reactions`.
 
+use super::Happened;
 use super::{Reaction, World};
 
 impl World {
@@ -25,6 +26,13 @@ impl World {
             channel_id,
             emoji_name: emoji.to_string(),
             create_at: at_ms,
+        });
+        self.happened(Happened::Reaction {
+            added: true,
+            user_id: user_id.to_string(),
+            post_id: post_id.to_string(),
+            emoji: emoji.to_string(),
+            at: at_ms,
         });
     }
 
@@ -57,6 +65,13 @@ impl World {
                 create_at,
             });
         }
+        self.happened(Happened::Reaction {
+            added: true,
+            user_id: user_id.to_string(),
+            post_id: post_id.to_string(),
+            emoji: emoji.to_string(),
+            at: create_at,
+        });
     }
 
     /// `SqlReactionStore.Delete`: the reaction goes (if there was one); the post's
@@ -69,5 +84,12 @@ impl World {
             p.has_reactions = left;
             p.update_at = now;
         }
+        self.happened(Happened::Reaction {
+            added: false,
+            user_id: user_id.to_string(),
+            post_id: post_id.to_string(),
+            emoji: emoji.to_string(),
+            at: now,
+        });
     }
 }

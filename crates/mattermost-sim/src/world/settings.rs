@@ -4,12 +4,17 @@
 use super::World;
 
 impl World {
-    /// `IsCRTEnabledForUser` with no per-user display preference: `always_on` and `default_on` on.
-    pub(crate) fn is_crt_enabled(&self) -> bool {
-        matches!(
-            self.settings.collapsed_threads.as_str(),
-            "always_on" | "default_on"
-        )
+    /// `app/channel.go` `IsCRTEnabledForUser`: `disabled` off and `always_on` on for everyone;
+    /// otherwise the user's `display_settings`/`collapsed_reply_threads` preference ("on" or not)
+    /// decides, and without one the setting's default (`default_on` on, `default_off` off).
+    pub(crate) fn is_crt_enabled_for(&self, user_id: &str) -> bool {
+        match self.settings.collapsed_threads.as_str() {
+            "disabled" => false,
+            "always_on" => true,
+            mode => self
+                .preference(user_id, "display_settings", "collapsed_reply_threads")
+                .map_or(mode == "default_on", |v| v == "on"),
+        }
     }
 
     /// Answer as the release `version` (`10.11.3`, `12.0.0`): its `X-Version-Id` and client config,

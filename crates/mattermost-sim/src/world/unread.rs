@@ -2,6 +2,7 @@
 //! a view as the seeding API sets it, the poster's own view after a post (`CreatePostAsUser`), and
 //! the view route's `MarkChannelsAsViewed`.
 
+use super::Happened;
 use super::World;
 
 impl World {
@@ -13,14 +14,19 @@ impl World {
             return;
         }
         let (all, roots) = self.counted_upto(channel_id, at_ms);
-        let (mentions, _) = self.mentions_after(channel_id, user_id, at_ms);
+        let (mentions, root_mentions) = self.mentions_after(channel_id, user_id, at_ms);
         if let Some(m) = self.member_mut(channel_id, user_id) {
             m.last_viewed_at = at_ms;
             m.last_update_at = at_ms;
             m.msg_count = all;
             m.msg_count_root = roots;
             m.mention_count = mentions;
+            m.mention_count_root = root_mentions;
         }
+        self.happened(Happened::Viewed {
+            user_id: user_id.to_string(),
+            times: vec![(channel_id.to_string(), at_ms)],
+        });
     }
 
     /// The channel's counted posts created at or before `t`: (all, roots).
@@ -70,7 +76,7 @@ impl World {
         at: i64,
     ) {
         let from_bot = self.user_by_id(user_id).is_some_and(|u| u.is_bot);
-        let crt = self.is_crt_enabled();
+        let crt = self.is_crt_enabled_for(user_id);
         if from_bot || (is_reply && crt) {
             return;
         }
@@ -104,11 +110,11 @@ impl World {
             .filter(|c| lv >= c.last_post_at)
             .map(|c| (c.total_msg_count, c.total_msg_count_root));
         // seeded in time order, the view covers every post: no scan needed
-        let ((all, roots), mentions) = match latest {
-            Some(totals) => (totals, 0),
+        let ((all, roots), (mentions, root_mentions)) = match latest {
+            Some(totals) => (totals, (0, 0)),
             None => (
                 self.counted_upto(channel_id, lv),
-                self.mentions_after(channel_id, user_id, lv).0,
+                self.mentions_after(channel_id, user_id, lv),
             ),
         };
         if let Some(m) = self.member_mut(channel_id, user_id) {
@@ -117,6 +123,7 @@ impl World {
             m.msg_count = m.msg_count.max(all);
             m.msg_count_root = m.msg_count_root.max(roots);
             m.mention_count = mentions;
+            m.mention_count_root = root_mentions;
         }
     }
 
@@ -156,12 +163,17 @@ impl World {
             };
             if let Some(m) = self.member_mut(cid, user_id) {
                 m.mention_count = 0;
+                m.mention_count_root = 0;
                 m.msg_count = m.msg_count.max(c.total_msg_count);
                 m.msg_count_root = m.msg_count_root.max(c.total_msg_count_root);
                 m.last_viewed_at = m.last_viewed_at.max(c.last_post_at);
                 m.last_update_at = m.last_viewed_at;
             }
         }
+        self.happened(Happened::Viewed {
+            user_id: user_id.to_string(),
+            times: times.clone(),
+        });
         times
     }
 }

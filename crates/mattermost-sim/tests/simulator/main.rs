@@ -14,6 +14,7 @@ mod channels;
 mod common;
 mod dedup;
 mod demo;
+mod demo_inbox;
 mod demo_truth;
 mod demo_writes;
 mod faults;
