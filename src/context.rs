@@ -160,14 +160,15 @@ impl Ctx {
         self.mm.api()
     }
 
-    /// Awaits a generated request, reading its failure as Mattermost's error.
-    pub(crate) async fn send<T>(
+    /// Awaits a generated request, reading its failure as Mattermost's error (the request's future
+    /// boxed at once: [`send`]).
+    pub(crate) fn send<T>(
         &self,
         request: impl Future<
             Output = Result<ResponseValue<T>, progenitor_client::Error<types::AppError>>,
         >,
-    ) -> Result<ResponseValue<T>, MmError> {
-        send(request).await
+    ) -> impl Future<Output = Result<ResponseValue<T>, MmError>> {
+        send(request)
     }
 
     /// The Mattermost server's root, as configured.
@@ -210,19 +211,22 @@ impl Ctx {
         Ok(self.me().await?.id().to_string())
     }
 
-    /// Awaits a generated request, reading its error as a tool error about `what` named `value`.
-    pub(crate) async fn call<T>(
+    /// Awaits a generated request, reading its error as a tool error about `what` named `value` (the
+    /// request's future boxed at once: [`send`]).
+    pub(crate) fn call<T>(
         &self,
         request: impl Future<
             Output = Result<ResponseValue<T>, progenitor_client::Error<types::AppError>>,
         >,
         what: &str,
         value: &str,
-    ) -> Result<T, ToolError> {
-        send(request)
-            .await
-            .map(ResponseValue::into_inner)
-            .map_err(|e| self.fail(e, what, value))
+    ) -> impl Future<Output = Result<T, ToolError>> {
+        let sent = send(request);
+        async move {
+            sent.await
+                .map(ResponseValue::into_inner)
+                .map_err(|e| self.fail(e, what, value))
+        }
     }
 
     /// The tool error for a failed request about `what` named `value`.

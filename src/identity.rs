@@ -53,14 +53,18 @@ pub(crate) fn icons() -> Vec<Icon> {
     vec![png_icon(ICON_PNG, ICON_SIZE)]
 }
 
-/// The server as `initialize` and `server/discover` describe it.
+/// The server as `initialize` and `server/discover` describe it (made once: rmcp asks for it on
+/// every stateless request, and the icon's `data:` URI is encoded anew each time it is made).
 pub(crate) fn implementation() -> Implementation {
-    let mut me = Implementation::new(NAME, VERSION);
-    me.title = Some(TITLE.to_string());
-    me.description = Some(DESCRIPTION.to_string());
-    me.website_url = Some(WEBSITE.to_string());
-    me.icons = Some(icons());
-    me
+    static ME: LazyLock<Implementation> = LazyLock::new(|| {
+        let mut me = Implementation::new(NAME, VERSION);
+        me.title = Some(TITLE.to_string());
+        me.description = Some(DESCRIPTION.to_string());
+        me.website_url = Some(WEBSITE.to_string());
+        me.icons = Some(icons());
+        me
+    });
+    ME.clone()
 }
 
 /// The 32x32 glyph of a toolset.

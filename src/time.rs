@@ -32,21 +32,48 @@ pub fn rfc3339(ms: i64) -> String {
     let days = secs.div_euclid(86_400);
     let rem = secs.rem_euclid(86_400);
     let (y, m, d) = civil_from_days(days);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{millis:03}Z",
-        rem / 3600,
-        (rem % 3600) / 60,
-        rem % 60
-    )
+    if !(0..=9999).contains(&y) {
+        return format!(
+            "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{millis:03}Z",
+            rem / 3600,
+            (rem % 3600) / 60,
+            rem % 60
+        );
+    }
+    // Digit by digit (every list item shows a time or two; `format!` cost more than the rest of
+    // showing a post).
+    let mut s = String::with_capacity(24);
+    let two = |s: &mut String, n: i64| {
+        s.push(char::from(b'0' + (n / 10 % 10) as u8));
+        s.push(char::from(b'0' + (n % 10) as u8));
+    };
+    two(&mut s, y / 100);
+    two(&mut s, y % 100);
+    s.push('-');
+    two(&mut s, i64::from(m));
+    s.push('-');
+    two(&mut s, i64::from(d));
+    s.push('T');
+    two(&mut s, rem / 3600);
+    s.push(':');
+    two(&mut s, (rem % 3600) / 60);
+    s.push(':');
+    two(&mut s, rem % 60);
+    s.push('.');
+    s.push(char::from(b'0' + (millis / 100) as u8));
+    two(&mut s, millis % 100);
+    s.push('Z');
+    s
 }
 
 /// `2026-11-30T12:00:00Z`: to the second, as a list shows when each item was written.
 pub(crate) fn rfc3339_seconds(ms: i64) -> String {
-    let full = rfc3339(ms.div_euclid(1000) * 1000);
-    match full.strip_suffix(".000Z") {
-        Some(s) => format!("{s}Z"),
-        None => full,
+    let mut full = rfc3339(ms.div_euclid(1000) * 1000);
+    if full.ends_with(".000Z") {
+        full.truncate(full.len() - ".000Z".len());
+        full.push('Z');
     }
+    full
 }
 
 fn number(s: &str, len: usize) -> Option<u32> {
@@ -129,6 +156,47 @@ pub(crate) fn now_ms() -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn formats_as_the_general_formatter_does() {
+        let general = |ms: i64| {
+            let secs = ms.div_euclid(1000);
+            let rem = secs.rem_euclid(86_400);
+            let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
+            format!(
+                "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
+                rem / 3600,
+                (rem % 3600) / 60,
+                rem % 60,
+                ms.rem_euclid(1000)
+            )
+        };
+        let mut ms: i64 = -62_167_219_200_000; // 0000-01-01
+        while ms < 253_402_300_800_000 {
+            // to 9999-12-31, in uneven steps
+            assert_eq!(rfc3339(ms), general(ms), "{ms}");
+            ms += 987_654_321_987;
+        }
+        for ms in [
+            0,
+            1,
+            999,
+            59_999,
+            86_399_999,
+            1_764_505_200_123,
+            -1,
+            i64::from(i32::MAX),
+        ] {
+            assert_eq!(rfc3339(ms), general(ms), "{ms}");
+        }
+        assert_eq!(rfc3339(1_764_505_200_123), "2025-11-30T12:20:00.123Z");
+        assert_eq!(rfc3339_seconds(1_764_505_200_123), "2025-11-30T12:20:00Z");
+        assert_eq!(
+            rfc3339(-62_167_219_200_001),
+            general(-62_167_219_200_001),
+            "before year 0"
+        );
+    }
 
     #[test]
     fn formats_and_parses_round_trip() {

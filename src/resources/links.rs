@@ -63,6 +63,7 @@ impl Links {
 
     /// The files a post (or a thread's root) names by id.
     fn post_files(&mut self, post: &Value) {
+        let of = str_of(post, "id");
         for id in post
             .get("file_ids")
             .and_then(Value::as_array)
@@ -70,10 +71,12 @@ impl Links {
             .flatten()
             .filter_map(Value::as_str)
         {
-            let of = str_of(post, "id").to_string();
+            if self.files >= MAX_PER_KIND {
+                return;
+            }
             self.add("files", id, |u| {
-                Resource::new(u, format!("file {id}"))
-                    .with_description(format!("attached to post {of}"))
+                Resource::new(u, ["file ", id].concat())
+                    .with_description(["attached to post ", of].concat())
             });
         }
     }

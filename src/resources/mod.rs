@@ -111,7 +111,7 @@ pub(crate) fn template(kind: &str) -> Option<&'static Template> {
 
 /// The URI of a file, a post's thread or a channel.
 pub(crate) fn uri(kind: &str, id: &str) -> String {
-    format!("{SCHEME}://{kind}/{id}")
+    [SCHEME, "://", kind, "/", id].concat()
 }
 
 /// The templates as MCP lists them, for those of `offered` tools.

@@ -65,7 +65,7 @@ impl Server {
                 [crate::calls::ME.operation],
                 self.budget,
             ));
-            me.run(cx.my_id()).await?;
+            me.run(Box::pin(cx.my_id())).await?;
             learned = me.requests();
         }
         let mut scope = CallScope::new(tool.name, cx.token().clone(), plan.operations, self.budget)
@@ -108,7 +108,8 @@ impl Server {
             (tool.code.run)(cx, raw).await
         };
         let resumable = arguments.is_some_and(|a| a.get("cursor").is_some());
-        let running = scope.run(outcome);
+        // Boxed, so that the scope and the timeout around it move a pointer, not the call.
+        let running = scope.run(Box::pin(outcome));
         let outcome = match tokio::time::timeout(budget, running).await {
             Ok(outcome) => outcome,
             Err(_) => Err(Stop::Error(ToolError::new(
@@ -201,14 +202,14 @@ impl Server {
         let ct = rcx.ct.clone();
         let flag = ct.clone();
         let cancelled: Cancelled = Box::new(move || flag.is_cancelled());
-        let running = extra::collect(self.run(
+        let running = extra::collect(Box::pin(self.run(
             cx,
             tool,
             arguments,
             client,
             progress_of(rcx),
             Some(cancelled),
-        ));
+        )));
         tokio::select! {
             out = running => out,
             () = ct.cancelled() => (

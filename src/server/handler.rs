@@ -9,10 +9,11 @@ use crate::resources as published;
 use crate::tool::{CallContext, Stop};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
-    CustomRequest, CustomResult, ErrorCode, GetPromptRequestParams, GetPromptResponse,
-    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
-    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
-    ServerConfig, SubscribeRequestParams, SubscriptionFilter, UnsubscribeRequestParams,
+    ContentBlock, CustomRequest, CustomResult, ErrorCode, GetPromptRequestParams,
+    GetPromptResponse, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
+    ServerCapabilities, ServerConfig, SubscribeRequestParams, SubscriptionFilter,
+    UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -81,13 +82,24 @@ impl ServerHandler for Server {
             covering: self.covering.clone(),
             live: self.live_person(&cx),
         };
-        let (outcome, blocks) = self
-            .run_request(&cx, tool, request.arguments.as_ref(), client, &rcx)
-            .await;
+        // Boxed: the call's future is several kilobytes, and rmcp moves this one into a task.
+        let (outcome, blocks) =
+            Box::pin(self.run_request(&cx, tool, request.arguments.as_ref(), client, &rcx)).await;
         Ok(match outcome {
             Ok(value) => {
                 let links = published::links::of(tool.name, &value);
-                let mut result = CallToolResult::structured(value);
+                // The text copy as `CallToolResult::structured` writes it, but written into bytes
+                // (its `Display` goes through the formatter, a call per token), in a buffer sized for a
+                // page (a growing buffer copies the text each time it doubles).
+                let mut bytes = Vec::with_capacity(16 * 1024);
+                serde_json::to_writer(&mut bytes, &value).map_err(|e| {
+                    ErrorData::internal_error(format!("the answer could not be written: {e}"), None)
+                })?;
+                let text = String::from_utf8(bytes).map_err(|e| {
+                    ErrorData::internal_error(format!("the answer could not be written: {e}"), None)
+                })?;
+                let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+                result.structured_content = Some(value);
                 result.content.extend(blocks);
                 result.content.extend(links);
                 result.into()

@@ -127,13 +127,18 @@ impl Mattermost {
     }
 }
 
-/// Awaits a generated call, reading its error into an [`MmError`].
-pub async fn send<T>(
+/// Awaits a generated call, reading its error into an [`MmError`]. The call's future (a request in
+/// flight and its answer read, several kilobytes) is boxed at once, so the futures of the code that
+/// awaits it stay small and are not copied whole each time they move.
+pub fn send<T>(
     call: impl Future<Output = Result<ResponseValue<T>, progenitor_client::Error<types::AppError>>>,
-) -> Result<ResponseValue<T>, MmError> {
-    match call.await {
-        Ok(v) => Ok(v),
-        Err(e) => Err(MmError::from_client(e).await),
+) -> impl Future<Output = Result<ResponseValue<T>, MmError>> {
+    let call = Box::pin(call);
+    async move {
+        match call.await {
+            Ok(v) => Ok(v),
+            Err(e) => Err(MmError::from_client(e).await),
+        }
     }
 }
 

@@ -46,6 +46,32 @@ pub fn catalog() -> &'static Catalog {
     &CATALOG
 }
 
+/// The catalog's operations by their folded name ([`mattermost_spec::catalog::key`]), built once: the
+/// transport looks up every request's operation, which the generated client's hooks spell
+/// `get_posts_for_channel`, and folding each of the catalog's ids on every lookup cost more than
+/// the rest of a call.
+static BY_KEY: LazyLock<std::collections::HashMap<String, usize>> = LazyLock::new(|| {
+    let mut by_key = std::collections::HashMap::new();
+    for (i, e) in CATALOG.operations.iter().enumerate() {
+        // The first of the sorted ids a spelling folds to, as `Catalog::resolve` finds it.
+        by_key
+            .entry(mattermost_spec::catalog::key(&e.id))
+            .or_insert(i);
+    }
+    by_key
+});
+
+/// The operation a name means, as [`Catalog::resolve`] finds it (its id exactly, or any spelling of
+/// it), by the index above.
+pub fn lookup(name: &str) -> Option<&'static Entry> {
+    let catalog = catalog();
+    catalog.get(name).or_else(|| {
+        BY_KEY
+            .get(&mattermost_spec::catalog::key(name.trim()))
+            .map(|&i| &catalog.operations[i])
+    })
+}
+
 /// An operation's parameters: path and query parameters by name, the body under [`BODY`].
 pub type Params = Map<String, Value>;
 
@@ -283,7 +309,7 @@ pub fn of_request(method: &str, path: &str) -> Option<&'static Entry> {
 /// The operation a name means (its id, or any spelling of it: `get_posts_for_channel`), when it can
 /// be called. The id to declare in the call scope is the entry's `id`.
 pub fn resolve(operation: &str) -> Result<&'static Entry, DispatchError> {
-    let Some(entry) = catalog().resolve(operation) else {
+    let Some(entry) = lookup(operation) else {
         return Err(DispatchError::UnknownOperation {
             operation: operation.to_string(),
             suggestions: catalog()

@@ -62,7 +62,7 @@ pub struct Transport {
 /// searches and lookups, the read-only POSTs it names). An operation the catalog does not hold (the
 /// hand-written upload) reads only when it is a GET or HEAD.
 pub fn reads(operation: &str, method: &Method) -> bool {
-    match super::operations::catalog().resolve(operation) {
+    match super::operations::lookup(operation) {
         Some(entry) => entry.access == super::operations::Access::Read,
         None => method == Method::GET || method == Method::HEAD,
     }
@@ -331,6 +331,37 @@ impl ClientHooks<Transport> for Client {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_operation_index_finds_what_the_catalog_resolves_in_every_spelling() {
+        let catalog = super::super::operations::catalog();
+        assert!(catalog.operations.len() > 100);
+        for e in &catalog.operations {
+            let snake: String =
+                e.id.chars()
+                    .enumerate()
+                    .flat_map(|(i, c)| {
+                        let sep = (i > 0 && c.is_ascii_uppercase()).then_some('_');
+                        sep.into_iter().chain(c.to_lowercase())
+                    })
+                    .collect();
+            for name in [
+                e.id.clone(),
+                snake,
+                e.id.to_uppercase(),
+                format!(" {} ", e.id),
+            ] {
+                let found = super::super::operations::lookup(&name).map(|f| f.id.as_str());
+                assert_eq!(
+                    found,
+                    catalog.resolve(&name).map(|f| f.id.as_str()),
+                    "{name}"
+                );
+                assert!(found.is_some(), "{name}");
+            }
+        }
+        assert!(super::super::operations::lookup("NoSuchOperation").is_none());
+    }
 
     #[test]
     fn reads_follow_the_catalogs_classification_not_the_method_alone() {
