@@ -24,6 +24,7 @@ import os
 import re
 import resource
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -125,13 +126,29 @@ def check_call(url, token, tool, args, mode):
 
 def wrk(url, tokens_file, people, tool, args, mode, seconds=None, calls=None):
     """Runs wrk; its summary (bench/mcp.lua's `done`) and its own CPU seconds."""
+    stopped = None
     cmd = ["wrk", "-t", str(people), "-c", str(people), "--timeout", "300s",
            "-d", f"{int(seconds) if seconds else 3600}s", "-s", os.path.join(HERE, "mcp.lua"), url,
            "--", tokens_file, tool, json.dumps(args, separators=(",", ":")), mode, str(calls or 0)]
+    if calls:
+        # wrk waits out -d even when every thread has made its calls: each thread writes a line here
+        # when it stops, and wrk is interrupted (it then prints its summary) once all have.
+        stopped = tempfile.NamedTemporaryFile("w", suffix=".stopped", delete=False)
+        stopped.close()
+        cmd.append(stopped.name)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run(cmd, capture_output=True, text=True)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if stopped:
+        while proc.poll() is None:
+            with open(stopped.name) as fh:
+                if sum(1 for _ in fh) >= people:
+                    proc.send_signal(signal.SIGINT)
+                    break
+            time.sleep(0.5)
+    out, err = proc.communicate()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    out, err = done.stdout, done.stderr
+    if stopped:
+        os.unlink(stopped.name)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     summary = None
     for line in out.splitlines():

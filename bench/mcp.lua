@@ -8,6 +8,9 @@
 --                it gets, sends `notifications/initialized`, then calls within the session
 --   CALLS        stop the thread after this many calls (for the instruction count; default: run for
 --                wrk's -d duration)
+--   STOPPED_FILE with CALLS: a line is appended here when a thread has made its calls. wrk itself waits
+--                out its -d duration even when every thread has stopped, so bench.py interrupts it
+--                (SIGINT: wrk then prints its summary) once the file holds a line per thread
 -- The requests are built once per thread (wrk spends no time building them); the response body is
 -- never parsed here (bench.py checks one answer of each person before the run).
 
@@ -20,7 +23,7 @@ function setup(thread)
    table.insert(threads, thread)
 end
 
-local token, tool, args, mode, limit
+local token, tool, args, mode, limit, stopped_file
 local call, init_req, initialized_req
 local state = "calls"
 local session = nil
@@ -40,6 +43,7 @@ function init(argv)
    local file, tool_name, args_json = argv[1], argv[2], argv[3]
    mode = argv[4] or "stateless"
    limit = tonumber(argv[5] or "0")
+   stopped_file = argv[6]
    local i = 0
    for line in io.lines(file) do
       i = i + 1
@@ -91,7 +95,16 @@ function response(status, hdrs, body)
       return
    end
    done_calls = done_calls + 1
-   if limit > 0 and done_calls >= limit then wrk.thread:stop() end
+   if limit > 0 and done_calls == limit then
+      if stopped_file then
+         local out = io.open(stopped_file, "a")
+         if out then
+            out:write(index, "\n")
+            out:close()
+         end
+      end
+      wrk.thread:stop()
+   end
 end
 
 function done(summary, latency, requests)
