@@ -91,9 +91,19 @@ fn compact(v: &mut Value) {
             }
             for (key, child) in map.iter_mut() {
                 match child {
+                    // Any value (schemars' `true`, for a `serde_json::Value`): `{}` says the same, and
+                    // clients that read only object schemas (the Inspector's strict check) accept it.
+                    Value::Bool(true) if key == "items" => {
+                        *child = Value::Object(JsonObject::new())
+                    }
                     // The answer's fields by name: a field called `format` or `title` stays.
                     Value::Object(fields) if key == "properties" => {
-                        fields.values_mut().for_each(compact);
+                        for field in fields.values_mut() {
+                            if *field == Value::Bool(true) {
+                                *field = Value::Object(JsonObject::new());
+                            }
+                            compact(field);
+                        }
                     }
                     _ => compact(child),
                 }

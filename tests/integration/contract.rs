@@ -210,3 +210,52 @@ async fn a_tool_that_writes_called_without_writes_allowed_names_the_setting() {
         "{e}"
     );
 }
+
+/// The places of `schema` (a JSON Schema) where a schema is expected but a bare `true` or `false`
+/// stands: `items`, each of `properties`, and `anyOf`/`oneOf`/`allOf` members.
+fn bare_booleans(schema: &Value, at: &str, found: &mut Vec<String>) {
+    let Some(o) = schema.as_object() else {
+        if schema.is_boolean() {
+            found.push(at.to_string());
+        }
+        return;
+    };
+    if let Some(items) = o.get("items") {
+        bare_booleans(items, &format!("{at}.items"), found);
+    }
+    if let Some(props) = o.get("properties").and_then(Value::as_object) {
+        for (name, p) in props {
+            bare_booleans(p, &format!("{at}.properties.{name}"), found);
+        }
+    }
+    for key in ["anyOf", "oneOf", "allOf"] {
+        for (i, s) in o
+            .get(key)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            bare_booleans(s, &format!("{at}.{key}[{i}]"), found);
+        }
+    }
+}
+
+#[test]
+fn no_published_schema_holds_a_bare_boolean_where_a_schema_is_expected() {
+    // The Inspector CLI's --strict portability check refuses `"items": true` (clients that do not
+    // implement boolean schemas read it as nothing), so every schema place holds an object.
+    let mut found = Vec::new();
+    for t in published(&Offer::everything()) {
+        let input = Value::Object(t.input_schema.as_ref().clone());
+        bare_booleans(&input, &format!("{}.inputSchema", t.name), &mut found);
+        if let Some(out) = &t.output_schema {
+            let out = Value::Object(out.as_ref().clone());
+            bare_booleans(&out, &format!("{}.outputSchema", t.name), &mut found);
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "bare booleans where a schema is expected: {found:?}"
+    );
+}

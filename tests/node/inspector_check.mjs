@@ -75,7 +75,11 @@ async function exercise(label, target) {
   console.log(`Inspector ${version} CLI, ${label}: ${tools.length} tools (--strict: no error-severity finding), get_me as @demo, the not-found error read`);
 }
 
-await exercise("stdio", ["-e", "MATTERMOST_MCP_LOG=warn", binary, "demo"]);
+// Over stdio every tool is listed (every toolset, writes allowed), so the strict lint sees them all.
+await exercise("stdio, every toolset", [
+  "-e", "MATTERMOST_MCP_LOG=warn", "-e", "MATTERMOST_TOOLSETS=all", "-e", "MATTERMOST_ALLOW_WRITES=true",
+  binary, "demo",
+]);
 const demo = await startDemo(binary);
 try {
   for (const era of ["legacy", "modern"]) {

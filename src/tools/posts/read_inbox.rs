@@ -477,7 +477,7 @@ pub(crate) struct InboxPage {
     pub(crate) overview: Option<Overview>,
     /// The headers of the sources that begin on this page.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[schemars(with = "Vec<serde_json::Value>")]
+    #[schemars(with = "Vec<serde_json::Map<String, serde_json::Value>>")]
     pub(crate) sources: Vec<Header>,
     /// Any post's permalink: this with `{id}` replaced by the post's id.
     pub(crate) permalink: String,
