@@ -450,17 +450,7 @@ pub(crate) fn check(
                 }
             }
             Kind::Seconds { max } => {
-                let n = value
-                    .as_f64()
-                    .or_else(|| {
-                        value
-                            .as_str()
-                            .filter(|s| !s.is_empty() && s.len() <= 9)
-                            .filter(|s| s.bytes().all(|b| b.is_ascii_digit()))
-                            .and_then(|s| s.parse::<f64>().ok())
-                    })
-                    .filter(|f| f.fract() == 0.0)
-                    .ok_or_else(wrong)?;
+                let n = whole_number(value).ok_or_else(wrong)?;
                 if n < 1.0 || n > f64::from(max) {
                     return Err(ToolError::bad_argument(format!(
                         "`{}` of {tool} is {n}, out of range: give 1 to {max} seconds. Call again with a value in \
@@ -476,18 +466,7 @@ pub(crate) fn check(
                     default: 30,
                     max: 200,
                 });
-                // A whole number, or one written as a string ("50"), as some clients send them.
-                let n = value
-                    .as_f64()
-                    .or_else(|| {
-                        value
-                            .as_str()
-                            .filter(|s| !s.is_empty() && s.len() <= 9)
-                            .filter(|s| s.bytes().all(|b| b.is_ascii_digit()))
-                            .and_then(|s| s.parse::<f64>().ok())
-                    })
-                    .filter(|f| f.fract() == 0.0)
-                    .ok_or_else(wrong)?;
+                let n = whole_number(value).ok_or_else(wrong)?;
                 if n < 1.0 || n > f64::from(l.max) {
                     return Err(ToolError::bad_argument(format!(
                         "limit {n} is out of range: {tool} takes a limit from 1 to {} (default {}). Call again \
@@ -503,6 +482,20 @@ pub(crate) fn check(
         map.insert(a.name.to_string(), value.clone());
     }
     Ok((Args { map }, chosen_limit))
+}
+
+/// A whole number, or one written as a string of digits (`"50"`), as some clients send them.
+fn whole_number(value: &Value) -> Option<f64> {
+    value
+        .as_f64()
+        .or_else(|| {
+            value
+                .as_str()
+                .filter(|s| !s.is_empty() && s.len() <= 9)
+                .filter(|s| s.bytes().all(|b| b.is_ascii_digit()))
+                .and_then(|s| s.parse::<f64>().ok())
+        })
+        .filter(|f| f.fract() == 0.0)
 }
 
 #[cfg(test)]
