@@ -16,6 +16,8 @@
 
 #[path = "build/dispatch.rs"]
 mod dispatch;
+#[path = "build/prune.rs"]
+mod prune;
 
 use mattermost_spec::{Overrides, Surface, catalog, pinned, repairs};
 use std::path::{Path, PathBuf};
@@ -93,8 +95,10 @@ fn run() -> Result<(), String> {
     let tokens = generator.generate_tokens(&api).map_err(|e| {
         format!("progenitor cannot generate the client from the repaired spec: {e}")
     })?;
-    let file: syn::File = syn::parse2(tokens)
+    let mut file: syn::File = syn::parse2(tokens)
         .map_err(|e| format!("progenitor produced code syn cannot parse: {e}"))?;
+    prune::unused_type_builders(&mut file)
+        .map_err(|e| format!("the generated client's struct builders: {e}"))?;
     let code = prettyplease::unparse(&file);
     let dispatched = dispatch::generate(&file, classified)
         .map_err(|e| format!("the dispatcher cannot be generated from the client: {e}"))?;
