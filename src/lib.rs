@@ -22,6 +22,7 @@
 pub mod args;
 pub mod bundle;
 pub(crate) mod calls;
+pub mod cli;
 pub mod config;
 pub mod confirm;
 pub mod context;

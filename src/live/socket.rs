@@ -104,7 +104,7 @@ fn tls_config(ca_file: Option<&std::path::Path>) -> Result<ClientConfig, String>
                 )
             })?,
     };
-    let provider = Arc::new(tokio_rustls::rustls::crypto::aws_lc_rs::default_provider());
+    let provider = mattermost_client::tls::provider();
     let verifier = rustls_platform_verifier::Verifier::new_with_extra_roots(
         extra,
         provider.clone(),

@@ -32,7 +32,9 @@ pub(crate) fn acceptor(tls: &Tls) -> Result<TlsAcceptor, String> {
             tls.key.display()
         )
     })?;
-    let mut config = ServerConfig::builder()
+    let mut config = ServerConfig::builder_with_provider(mattermost_client::tls::provider())
+        .with_safe_default_protocol_versions()
+        .map_err(|e| format!("TLS for the listener: {e}"))?
         .with_no_client_auth()
         .with_single_cert(certs, key)
         .map_err(|e| {

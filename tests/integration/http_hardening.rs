@@ -309,6 +309,7 @@ async fn tls_with_rustls_from_tls_cert_and_tls_key() {
     )
     .await;
     let pem = std::fs::read(&ca).expect("the CA");
+    mattermost_client::tls::install();
     let https = reqwest::Client::builder()
         .no_proxy()
         .add_root_certificate(reqwest::Certificate::from_pem(&pem).expect("a certificate"))

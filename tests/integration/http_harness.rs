@@ -161,6 +161,7 @@ pub struct Client {
 pub async fn connect(endpoint: &str, token: &str, generation: Generation) -> Client {
     let config =
         StreamableHttpClientTransportConfig::with_uri(endpoint.to_string()).auth_header(token);
+    mattermost_client::tls::install();
     let transport = StreamableHttpClientTransport::from_config(config);
     let service = match generation {
         Generation::Sessions => ().serve(transport).await,
@@ -243,6 +244,7 @@ pub fn item_ids(pages: &[Value]) -> Vec<String> {
 
 /// A plain HTTP client (no proxy, short timeouts).
 pub fn http() -> reqwest::Client {
+    mattermost_client::tls::install();
     reqwest::Client::builder()
         .no_proxy()
         .timeout(Duration::from_secs(60))

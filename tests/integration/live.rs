@@ -607,6 +607,7 @@ async fn http_client(
     let recorder = Recorder::default();
     let config =
         StreamableHttpClientTransportConfig::with_uri(endpoint.to_string()).auth_header(token);
+    mattermost_client::tls::install();
     let transport = StreamableHttpClientTransport::from_config(config);
     let service = match generation {
         Generation::Sessions => recorder.clone().serve(transport).await,

@@ -95,6 +95,7 @@ impl Listener {
     }
 
     fn client(&self) -> Client {
+        mattermost_client::tls::install();
         let http = reqwest::Client::builder()
             .timeout(Duration::from_secs(10))
             .build()

@@ -421,6 +421,7 @@ async fn main() {
         }
     };
     let _keep = simulator;
+    mattermost_client::tls::install();
     let live = Live {
         url: url.trim_end_matches('/').to_string(),
         token,

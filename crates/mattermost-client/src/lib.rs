@@ -20,6 +20,7 @@ pub mod facts;
 mod generated;
 pub mod operations;
 mod secret;
+pub mod tls;
 pub mod transport;
 pub mod upload;
 pub mod versions;
@@ -86,6 +87,7 @@ impl Mattermost {
     /// The connection to the Mattermost at `options.url`: one HTTP client and connection pool for every
     /// person; each request carries its person's token from the call's scope ([`call`]).
     pub fn connect(options: &Options) -> Result<Mattermost, ConnectError> {
+        tls::install();
         let mut builder = reqwest::Client::builder()
             .user_agent(concat!("mattermost-mcp/", env!("CARGO_PKG_VERSION")))
             .connect_timeout(options.timeout.min(Duration::from_secs(10)))

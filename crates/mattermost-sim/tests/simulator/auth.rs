@@ -3,7 +3,10 @@
 use crate::common::*;
 
 async fn raw_get(sim: &mattermost_sim::Sim, auth: Option<&str>, path: &str) -> (u16, String) {
-    let mut rb = reqwest::Client::new().get(format!("{}/api/v4{path}", sim.url()));
+    let mut rb = http_client()
+        .build()
+        .unwrap()
+        .get(format!("{}/api/v4{path}", sim.url()));
     if let Some(a) = auth {
         rb = rb.header("Authorization", a);
     }

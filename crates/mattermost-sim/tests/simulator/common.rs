@@ -19,6 +19,16 @@ pub struct Fixture {
 
 /// Team "acme" (open) with alice, bob, carol; "town-square" (all three) and private "secret"
 /// (alice and bob); invite-only team "hidden" with alice only.
+/// A reqwest client builder, with the process's TLS provider installed first: built together with the
+/// server's crates (`cargo test --workspace`), reqwest carries no provider of its own and would refuse
+/// to build a client without one.
+pub fn http_client() -> reqwest::ClientBuilder {
+    if rustls::crypto::CryptoProvider::get_default().is_none() {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    }
+    reqwest::Client::builder()
+}
+
 pub fn fixture() -> Fixture {
     let mut w = World::new(7);
     let alice = w.user("alice");
@@ -106,7 +116,7 @@ pub struct Client {
 impl Client {
     pub fn new(sim: &Sim, user: &str) -> Client {
         Client {
-            http: reqwest::Client::new(),
+            http: http_client().build().expect("an HTTP client"),
             base: sim.url(),
             token: Some(sim.token(user)),
         }
@@ -114,7 +124,7 @@ impl Client {
 
     pub fn anonymous(sim: &Sim) -> Client {
         Client {
-            http: reqwest::Client::new(),
+            http: http_client().build().expect("an HTTP client"),
             base: sim.url(),
             token: None,
         }

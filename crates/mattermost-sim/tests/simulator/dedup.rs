@@ -221,7 +221,7 @@ async fn after_a_timeout_the_retry_with_the_same_pending_id_finds_the_stored_pos
     let (sim, c) = start(f.world, "alice").await;
     sim.inject(rule(Fault::DelayAfterStore(Duration::from_secs(2))));
     let body = json!({"channel_id": town, "message": "late", "pending_post_id": "p-7"});
-    let impatient = reqwest::Client::builder()
+    let impatient = http_client()
         .timeout(Duration::from_millis(300))
         .build()
         .unwrap();

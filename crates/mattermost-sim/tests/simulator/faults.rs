@@ -72,7 +72,7 @@ async fn delay_fault_is_slower_than_the_client_timeout() {
         Fault::Delay(Duration::from_millis(800)),
         1,
     ));
-    let http = reqwest::Client::builder()
+    let http = http_client()
         .timeout(Duration::from_millis(200))
         .build()
         .unwrap();
@@ -94,7 +94,9 @@ async fn cut_mid_body_fault_breaks_the_body_read() {
     let (sim, _c, town) = sim_with_posts().await;
     sim.inject(FaultRule::times(ROUTE, Fault::CutMidBody, 1));
     let url = format!("{}/api/v4/channels/{town}/posts", sim.url());
-    let r = reqwest::Client::new()
+    let r = http_client()
+        .build()
+        .unwrap()
         .get(&url)
         .bearer_auth(sim.token("alice"))
         .send()
