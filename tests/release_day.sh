@@ -8,8 +8,9 @@
 #   2. plays the person: makes the type renames with the sed commands release-day printed, and the declaration and
 #      code edits of tests/release_day/person.patch (what a maintainer writes for 11.11.1);
 #   3. runs release-day --continue: it retires the drafts repairs, pins, builds, writes
-#      spec/table-uses.json and runs the tests the spec can change (the main crate's own tests, its
-#      integration tests and the spec crate's), which must pass;
+#      spec/table-uses.json and runs the tests the spec can change (the main crate's own tests, the
+#      integration suites that check declarations against the spec and the tools the change reaches,
+#      and the spec crate's), which must pass;
 #   4. checks what it left: the repairs gone, the pin moved, spec-check on the new pin clean.
 #
 # The scratch copy shares this checkout's target directory (CARGO_TARGET_DIR, else ./target), so only the
@@ -79,9 +80,15 @@ done <<< "$renames"
 git apply --verbose tests/release_day/person.patch \
     || fail "tests/release_day/person.patch no longer applies: redo the person's edits for 11.11.1 on today's code (see the report above) and write the patch again"
 
+# The tests the rehearsal runs are the ones this spec change can turn red: the main crate's own tests,
+# the integration suites that hold every declaration against the spec (contract, governance, schemas,
+# writes_spec, undocumented_parameters), the tools the report names (read_channel and the reading
+# tools, the drafts in writes) and the gateway's catalogue (operations, gateway); and the spec crate's.
+# CI ran the whole suite on the pinned spec just before; a maintainer's release-day runs all of it
+# (its default, --workspace).
 echo "== rehearsal: release-day --continue, to green tests ($(elapsed))"
 "$bin/release-day" "$spec" --continue \
-    --tests "-p mattermost-mcp --lib --test integration" \
+    --tests "-p mattermost-mcp --lib --test integration -- contract:: governance:: schemas:: writes_spec:: undocumented_parameters:: read_channel:: reading:: writes:: operations:: gateway::" \
     --tests "-p mattermost-spec" \
     || fail "release-day --continue did not finish"
 
