@@ -28,6 +28,12 @@ fn emit(n: u8, tag: &str, message: &str) {
     }
 }
 
+/// Whether info lines are written: for a line whose making costs something (the access log's, once a
+/// request), made only when it will be written.
+pub(crate) fn info_enabled() -> bool {
+    LEVEL.load(Ordering::Relaxed) >= 2
+}
+
 pub fn error(message: &str) {
     emit(0, "ERROR", message);
 }

@@ -281,11 +281,13 @@ impl App {
                 .headers_mut()
                 .insert(header::CONNECTION, http::HeaderValue::from_static("close"));
         }
-        crate::log::info(&format!(
-            "access {peer} {method} {path} {} {}ms {who}",
-            response.status().as_u16(),
-            started.elapsed().as_millis()
-        ));
+        if crate::log::info_enabled() {
+            crate::log::info(&format!(
+                "access {peer} {method} {path} {} {}ms {who}",
+                response.status().as_u16(),
+                started.elapsed().as_millis()
+            ));
+        }
         response
     }
 

@@ -123,6 +123,14 @@ fn flag_tags(rest: &[char]) -> Option<usize> {
 /// Text as a model may read it: see the module's description. The count is of the characters removed
 /// (not of those made visible or of line breaks normalized).
 pub(crate) fn clean(text: &str) -> (Cow<'_, str>, usize) {
+    // Printable ASCII, line feeds and tabs (most of what Mattermost answers) need nothing: checked a
+    // byte at a time, without decoding characters.
+    if text
+        .bytes()
+        .all(|b| matches!(b, b' '..=b'~' | b'\n' | b'\t'))
+    {
+        return (Cow::Borrowed(text), 0);
+    }
     if !text.chars().any(needs_attention) {
         return (Cow::Borrowed(text), 0);
     }
