@@ -82,13 +82,14 @@ git apply --verbose tests/release_day/person.patch \
 
 # The tests the rehearsal runs are the ones this spec change can turn red: the main crate's own tests,
 # the integration suites that hold every declaration against the spec (contract, governance, schemas,
-# writes_spec, undocumented_parameters), the tools the report names (read_channel and the reading
-# tools, the drafts in writes) and the gateway's catalogue (operations, gateway); and the spec crate's.
+# writes_spec, undocumented_parameters), the tools the report names (read_channel, read_unread,
+# read_inbox, wait_for_activity: read_channel, reading, inbox, live; the drafts: writes) and the
+# gateway's catalogue (operations, gateway); and the spec crate's.
 # CI ran the whole suite on the pinned spec just before; a maintainer's release-day runs all of it
 # (its default, --workspace).
 echo "== rehearsal: release-day --continue, to green tests ($(elapsed))"
 "$bin/release-day" "$spec" --continue \
-    --tests "-p mattermost-mcp --lib --test integration -- contract:: governance:: schemas:: writes_spec:: undocumented_parameters:: read_channel:: reading:: writes:: operations:: gateway::" \
+    --tests "-p mattermost-mcp --lib --test integration -- contract:: governance:: schemas:: writes_spec:: undocumented_parameters:: read_channel:: reading:: inbox:: live:: writes:: operations:: gateway::" \
     --tests "-p mattermost-spec" \
     || fail "release-day --continue did not finish"
 
