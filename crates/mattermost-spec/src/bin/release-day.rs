@@ -17,7 +17,8 @@
 //!    use: building against the file first and then against the pin would build the crate twice.)
 //! 4. **releases**: `spec/releases.json` again for the new pin, from the older supported releases'
 //!    operations it records.
-//! 5. **build**: `cargo test <TESTS> --no-run`, against the pin.
+//! 5. **build**: `cargo test <TESTS> --no-run` (the cargo arguments of TESTS, not its test filters after
+//!    `--`), against the pin.
 //! 6. **table-uses**: writes `spec/table-uses.json` with the binary the test build made.
 //! 7. **tests**: `cargo test <TESTS>` (default `--workspace`; `--tests` chooses what, so a rehearsal
 //!    builds only what the spec can change).
@@ -41,8 +42,8 @@ const USAGE: &str = "usage: release-day NEW_SPEC [--check] [--release NAME] [--s
   --source TEXT   where the file comes from, recorded in spec/pinned.yaml
   --check         only the check: print spec-check's report (exit 0 when the tools can be built against it)
   --continue      the items the last run stopped on are done: go on past the check
-  --tests ARGS    what `cargo test` builds and runs (default: --workspace); given again, another
-                  selection, built and run in turn (e.g. --tests \"-p mattermost-spec\")
+  --tests ARGS    what `cargo test` builds and runs (default: --workspace; test filters after --);
+                  given again, another selection, built and run in turn (e.g. --tests \"-p mattermost-spec\")
   --root DIR      the checkout (default: the nearest directory above with spec/pinned.yaml)";
 
 struct Args {
@@ -295,12 +296,19 @@ fn releases(tree: &Tree) -> Result<(), Stop> {
     Ok(())
 }
 
+/// `cargo test <SELECTION> --no-run`: the selection's cargo arguments only, without what it gives the
+/// test binaries after `--` (test name filters), which a build without a run does not take.
+fn build_args(selection: &[String]) -> Vec<String> {
+    let mut build: Vec<String> = vec!["test".into()];
+    build.extend(selection.iter().take_while(|a| *a != "--").cloned());
+    build.push("--no-run".into());
+    build
+}
+
 fn build_and_test(tree: &Tree, args: &Args) -> Result<(), Stop> {
     step("build (against the pin)");
     for selection in &args.tests {
-        let mut build: Vec<String> = vec!["test".into()];
-        build.extend(selection.iter().cloned());
-        build.push("--no-run".into());
+        let build = build_args(selection);
         run_cargo(&tree.root, &build).map_err(|e| {
             Stop::Person(format!(
                 "{e}. Read the compiler's errors above: a generated type renamed or a field added by the \
@@ -439,5 +447,28 @@ fn main() -> ExitCode {
             eprintln!("\nrelease-day: {message}");
             ExitCode::from(1)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::build_args;
+
+    fn words(s: &str) -> Vec<String> {
+        s.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn the_build_takes_the_cargo_arguments_of_a_selection_and_not_its_test_filters() {
+        assert_eq!(
+            build_args(&words(
+                "-p mattermost-mcp --lib --test integration -- contract:: inbox::"
+            )),
+            words("test -p mattermost-mcp --lib --test integration --no-run")
+        );
+        assert_eq!(
+            build_args(&words("--workspace")),
+            words("test --workspace --no-run")
+        );
     }
 }
