@@ -89,7 +89,8 @@ git apply --verbose tests/release_day/person.patch \
 # (its default, --workspace).
 echo "== rehearsal: release-day --continue, to green tests ($(elapsed))"
 "$bin/release-day" "$spec" --continue \
-    --tests "-p mattermost-mcp --lib --test integration -- contract:: governance:: schemas:: writes_spec:: undocumented_parameters:: read_channel:: reading:: inbox:: live:: writes:: operations:: gateway::" \
+    --tests "-p mattermost-mcp --lib" \
+    --tests "-p mattermost-mcp --test integration -- contract:: governance:: schemas:: writes_spec:: undocumented_parameters:: read_channel:: reading:: inbox:: live:: writes:: operations:: gateway::" \
     --tests "-p mattermost-spec" \
     || fail "release-day --continue did not finish"
 
