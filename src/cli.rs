@@ -3,7 +3,7 @@
 //!
 //! `serve` (the default) reads `MATTERMOST_URL` and `MATTERMOST_TOKEN` from the environment and serves
 //! MCP on stdin/stdout; `serve --http ADDR` serves Streamable HTTP for a whole team instead, each
-//! request with its person's token (see `mattermost_mcp::serve`); `demo` does either against a
+//! request with its person's token (see `crate::serve`); `demo` does either against a
 //! built-in simulated Mattermost; `overrides` prints the spec overrides the client was generated
 //! with. Logs go to stderr.
 

@@ -46,8 +46,21 @@ cd "$clone"
 
 echo "== the README's install from the clone: cargo install --path . --locked (--debug, into $work/install), commit $head"
 start=$(date +%s)
-cargo install --path . --locked --debug --target-dir "$CARGO_TARGET_DIR" --root "$work/install"
+cargo install --path . --locked --debug --target-dir "$CARGO_TARGET_DIR" --root "$work/install" 2>&1 \
+  | tee "$work/install.log"
 echo "installed in $(( $(date +%s) - start )) s"
+if [ "${CLONE_TARGET_DIR:-}" != "fresh" ]; then
+  # Into a target the tests built: only the clone's own crates (named with their path) and rmcp (whose
+  # client features only the tests use) may be compiled. Any other crate means the binary's features
+  # and the tests' differ again: give the binary the test-only dependencies' features (Cargo.toml's
+  # aligned block), or nearly everything is compiled twice in CI.
+  again="$(sed -n 's/^ *Compiling \([^ ]*\) v[^ ]*$/\1/p' "$work/install.log" | grep -vx rmcp || true)"
+  if [ -n "$again" ]; then
+    echo "FAIL: the install compiled again crates the tests had compiled: $(echo $again)" >&2
+    echo "      (their features differ between the binary alone and the tests; see Cargo.toml)" >&2
+    exit 1
+  fi
+fi
 bin="$work/install/bin/mattermost-mcp"
 "$bin" --version
 
