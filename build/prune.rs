@@ -12,9 +12,8 @@ use std::collections::BTreeSet;
 use syn::{Item, Type};
 
 /// Removes from `file`'s `types::builder` every builder that no code outside `types` names, with the
-/// `X::builder()` constructors of those removed; returns how many builders were kept and how many
-/// removed.
-pub fn unused_type_builders(file: &mut syn::File) -> Result<(usize, usize), String> {
+/// `X::builder()` constructors of those removed.
+pub fn unused_type_builders(file: &mut syn::File) -> Result<(), String> {
     let used = named_builders(file);
     let types = file
         .items
@@ -55,7 +54,7 @@ pub fn unused_type_builders(file: &mut syn::File) -> Result<(usize, usize), Stri
         }
         _ => true,
     });
-    Ok((kept.len(), removed.len()))
+    Ok(())
 }
 
 /// The items of `item` when it is the inline module `name`.

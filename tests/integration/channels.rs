@@ -1276,8 +1276,7 @@ async fn unread_threads(sim: &Sim, token: &str, team: &str) -> usize {
         "{}/api/v4/users/me/teams/{team}/threads?unread=true",
         sim.url()
     );
-    mattermost_client::tls::install();
-    let v: Value = reqwest::Client::new()
+    let v: Value = crate::http_harness::http()
         .get(url)
         .bearer_auth(token)
         .send()

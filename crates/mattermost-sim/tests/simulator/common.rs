@@ -17,8 +17,6 @@ pub struct Fixture {
     pub private: String,
 }
 
-/// Team "acme" (open) with alice, bob, carol; "town-square" (all three) and private "secret"
-/// (alice and bob); invite-only team "hidden" with alice only.
 /// A reqwest client builder, with the process's TLS provider installed first: built together with the
 /// server's crates (`cargo test --workspace`), reqwest carries no provider of its own and would refuse
 /// to build a client without one.
@@ -29,6 +27,8 @@ pub fn http_client() -> reqwest::ClientBuilder {
     reqwest::Client::builder()
 }
 
+/// Team "acme" (open) with alice, bob, carol; "town-square" (all three) and private "secret"
+/// (alice and bob); invite-only team "hidden" with alice only.
 pub fn fixture() -> Fixture {
     let mut w = World::new(7);
     let alice = w.user("alice");
