@@ -52,60 +52,71 @@ impl ServerHandler for Server {
         )
     }
 
-    async fn call_tool(
+    // The methods whose futures are large return them boxed: rmcp moves each request's future into a
+    // task of its own, and the largest method's future is every request's size (the subscription
+    // methods' made every call's 12 KB).
+    fn call_tool(
         &self,
         request: CallToolRequestParams,
         rcx: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        let Some(tool) = self.tool(&request.name) else {
-            if let Some(e) = self.refusal(&request.name) {
-                return Ok(call::error_result(&request.name, &e).into());
-            }
-            let names: Vec<&str> = self.tools.iter().map(|t| t.name).collect();
-            return Err(ErrorData::invalid_params(
-                format!(
-                    "There is no tool `{}`; the tools are: {}.",
-                    request.name,
-                    names.join(", ")
-                ),
-                None,
-            ));
-        };
-        let cx = self.people.of(&rcx)?;
-        let client = CallContext {
-            peer: Some(rcx.peer.clone()),
-            protocol: rcx.protocol_version(),
-            capabilities: rcx.client_capabilities(),
-            input_responses: request.input_responses.clone(),
-            request_state: request.request_state.clone(),
-            confirm_writes: self.offer.confirm_writes,
-            covering: self.covering.clone(),
-            live: self.live_person(&cx),
-        };
-        // Boxed: the call's future is several kilobytes, and rmcp moves this one into a task.
-        let (outcome, blocks) =
-            Box::pin(self.run_request(&cx, tool, request.arguments.as_ref(), client, &rcx)).await;
-        Ok(match outcome {
-            Ok(value) => {
-                let links = published::links::of(tool.name, &value);
-                // The text copy as `CallToolResult::structured` writes it, but written into bytes
-                // (its `Display` goes through the formatter, a call per token), in a buffer sized for a
-                // page (a growing buffer copies the text each time it doubles).
-                let mut bytes = Vec::with_capacity(16 * 1024);
-                serde_json::to_writer(&mut bytes, &value).map_err(|e| {
-                    ErrorData::internal_error(format!("the answer could not be written: {e}"), None)
-                })?;
-                let text = String::from_utf8(bytes).map_err(|e| {
-                    ErrorData::internal_error(format!("the answer could not be written: {e}"), None)
-                })?;
-                let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
-                result.structured_content = Some(value);
-                result.content.extend(blocks);
-                result.content.extend(links);
-                result.into()
-            }
-            Err(Stop::NeedsInput(ask)) => CallToolResponse::InputRequired(*ask),
-            Err(Stop::Error(e)) => call::error_result(tool.name, &e).into(),
+    ) -> impl Future<Output = Result<CallToolResponse, ErrorData>> + Send + '_ {
+        Box::pin(async move {
+            let Some(tool) = self.tool(&request.name) else {
+                if let Some(e) = self.refusal(&request.name) {
+                    return Ok(call::error_result(&request.name, &e).into());
+                }
+                let names: Vec<&str> = self.tools.iter().map(|t| t.name).collect();
+                return Err(ErrorData::invalid_params(
+                    format!(
+                        "There is no tool `{}`; the tools are: {}.",
+                        request.name,
+                        names.join(", ")
+                    ),
+                    None,
+                ));
+            };
+            let cx = self.people.of(&rcx)?;
+            let client = CallContext {
+                peer: Some(rcx.peer.clone()),
+                protocol: rcx.protocol_version(),
+                capabilities: rcx.client_capabilities(),
+                input_responses: request.input_responses.clone(),
+                request_state: request.request_state.clone(),
+                confirm_writes: self.offer.confirm_writes,
+                covering: self.covering.clone(),
+                live: self.live_person(&cx),
+            };
+            let (outcome, blocks) = self
+                .run_request(&cx, tool, request.arguments.as_ref(), client, &rcx)
+                .await;
+            Ok(match outcome {
+                Ok(value) => {
+                    let links = published::links::of(tool.name, &value);
+                    // The text copy as `CallToolResult::structured` writes it, but written into bytes
+                    // (its `Display` goes through the formatter, a call per token), in a buffer sized for a
+                    // page (a growing buffer copies the text each time it doubles).
+                    let mut bytes = Vec::with_capacity(16 * 1024);
+                    serde_json::to_writer(&mut bytes, &value).map_err(|e| {
+                        ErrorData::internal_error(
+                            format!("the answer could not be written: {e}"),
+                            None,
+                        )
+                    })?;
+                    let text = String::from_utf8(bytes).map_err(|e| {
+                        ErrorData::internal_error(
+                            format!("the answer could not be written: {e}"),
+                            None,
+                        )
+                    })?;
+                    let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+                    result.structured_content = Some(value);
+                    result.content.extend(blocks);
+                    result.content.extend(links);
+                    result.into()
+                }
+                Err(Stop::NeedsInput(ask)) => CallToolResponse::InputRequired(*ask),
+                Err(Stop::Error(e)) => call::error_result(tool.name, &e).into(),
+            })
         })
     }
 
@@ -120,12 +131,12 @@ impl ServerHandler for Server {
     }
 
     #[allow(deprecated)]
-    async fn subscribe(
+    fn subscribe(
         &self,
         request: SubscribeRequestParams,
         rcx: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        self.subscribe_uri(&request.uri, &rcx).await
+    ) -> impl Future<Output = Result<(), ErrorData>> + Send + '_ {
+        Box::pin(async move { self.subscribe_uri(&request.uri, &rcx).await })
     }
 
     #[allow(deprecated)]
@@ -147,8 +158,11 @@ impl ServerHandler for Server {
             .map(|_| super::subscribe::accepted_filter(requested))
     }
 
-    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
-        self.listen_stream(context).await
+    fn listen(
+        &self,
+        context: SubscriptionContext,
+    ) -> impl Future<Output = Result<(), ErrorData>> + Send + '_ {
+        Box::pin(self.listen_stream(context))
     }
 
     async fn list_resource_templates(
@@ -161,35 +175,39 @@ impl ServerHandler for Server {
         ))
     }
 
-    async fn read_resource(
+    fn read_resource(
         &self,
         request: ReadResourceRequestParams,
         rcx: RequestContext<RoleServer>,
-    ) -> Result<ReadResourceResponse, ErrorData> {
-        let target = published::target(&request.uri)?;
-        let caller = Caller {
-            server: self,
-            cx: self.people.of(&rcx)?,
-            rcx: &rcx,
-        };
-        let (answer, blocks) =
-            published::Runner::run_tool(&caller, target.template.tool, target.args)
-                .await
-                .map_err(|e| published::error(&e))?;
-        Ok(published::contents(&request.uri, answer, blocks).into())
+    ) -> impl Future<Output = Result<ReadResourceResponse, ErrorData>> + Send + '_ {
+        Box::pin(async move {
+            let target = published::target(&request.uri)?;
+            let caller = Caller {
+                server: self,
+                cx: self.people.of(&rcx)?,
+                rcx: &rcx,
+            };
+            let (answer, blocks) =
+                published::Runner::run_tool(&caller, target.template.tool, target.args)
+                    .await
+                    .map_err(|e| published::error(&e))?;
+            Ok(published::contents(&request.uri, answer, blocks).into())
+        })
     }
 
-    async fn complete(
+    fn complete(
         &self,
         request: CompleteRequestParams,
         rcx: RequestContext<RoleServer>,
-    ) -> Result<CompleteResult, ErrorData> {
-        let caller = Caller {
-            server: self,
-            cx: self.people.of(&rcx)?,
-            rcx: &rcx,
-        };
-        published::complete::complete(&caller, &request).await
+    ) -> impl Future<Output = Result<CompleteResult, ErrorData>> + Send + '_ {
+        Box::pin(async move {
+            let caller = Caller {
+                server: self,
+                cx: self.people.of(&rcx)?,
+                rcx: &rcx,
+            };
+            published::complete::complete(&caller, &request).await
+        })
     }
 
     async fn list_prompts(
@@ -224,5 +242,31 @@ impl ServerHandler for Server {
             with_initialize,
         )
         .unwrap_or_else(|| ErrorData::new(ErrorCode::METHOD_NOT_FOUND, request.method, None)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The size of what `f` returns, without calling it.
+    fn returned<A, B, C, R>(_: impl FnOnce(A, B, C) -> R) -> usize {
+        std::mem::size_of::<R>()
+    }
+
+    #[test]
+    fn a_requests_future_stays_small_because_the_large_methods_are_boxed() {
+        // rmcp moves every request's future (its `handle_request`, as large as the largest method's)
+        // into a task: a 12 KB future when the subscription and completion methods were not boxed,
+        // copied on every call. Sizes here are the test build's (unoptimized, larger than release's).
+        let size = returned(
+            |s: &'static Server, r: rmcp::model::ClientRequest, c: RequestContext<RoleServer>| {
+                rmcp::Service::<RoleServer>::handle_request(s, r, c)
+            },
+        );
+        assert!(
+            size <= 6 * 1024,
+            "a request's future is {size} bytes: box the future of the method that grew"
+        );
     }
 }
