@@ -14,6 +14,8 @@
 //!
 //! Any problem stops the build with a message naming the file at fault and what to do.
 
+#[path = "build/deferred.rs"]
+mod deferred;
 #[path = "build/dispatch.rs"]
 mod dispatch;
 #[path = "build/prune.rs"]
@@ -99,6 +101,8 @@ fn run() -> Result<(), String> {
         .map_err(|e| format!("progenitor produced code syn cannot parse: {e}"))?;
     prune::unused_type_builders(&mut file)
         .map_err(|e| format!("the generated client's struct builders: {e}"))?;
+    deferred::fields(&mut file)
+        .map_err(|e| format!("the answers' parts kept unparsed (build/deferred.rs): {e}"))?;
     let code = prettyplease::unparse(&file);
     let dispatched = dispatch::generate(&file, classified)
         .map_err(|e| format!("the dispatcher cannot be generated from the client: {e}"))?;

@@ -15,6 +15,7 @@
 
 pub mod build_info;
 pub mod call;
+pub mod deferred;
 pub mod errors;
 pub mod facts;
 mod generated;

@@ -462,9 +462,18 @@ async fn info_of(cx: &Ctx, given: &str) -> Result<FileInfo, ToolError> {
             let post = cx
                 .call(cx.api().get_post().post_id(&post_id).send(), "post", given)
                 .await?;
-            let described: Vec<FileInfo> = post
-                .metadata
-                .and_then(|m| m.files)
+            let files = post.metadata.and_then(|m| m.files);
+            let described: Vec<FileInfo> = files
+                .map(|f| f.read())
+                .transpose()
+                .map_err(|e| {
+                    ToolError::new(
+                        ErrorKind::NotMattermost,
+                        format!(
+                            "Mattermost described the files of the post {post_id} in a form this server does                              not read ({e}). Read the file by its id instead: the post's file_ids name its                              files (read_channel or read_thread shows them)."
+                        ),
+                    )
+                })?
                 .unwrap_or_default()
                 .into_iter()
                 .filter(|f| f.delete_at.unwrap_or(0) == 0)
