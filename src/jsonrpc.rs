@@ -95,6 +95,64 @@ fn kind(v: &Value) -> &'static str {
 /// Reads one message as rmcp's server would, or says why it is not one. `Ok(None)`: a notification
 /// that is read as nothing (one rmcp cannot read: a notification is never answered).
 pub(crate) fn read(bytes: &[u8]) -> Result<Option<RxJsonRpcMessage<RoleServer>>, Malformed> {
+    let shape = shape(bytes)?;
+    let notification = shape.notification;
+    let params = shape.value.get("params").cloned();
+    match serde_json::from_value::<RxJsonRpcMessage<RoleServer>>(shape.value) {
+        Ok(message) => Ok(Some(message)),
+        Err(e) if notification => {
+            crate::log::debug(&format!("ignored a notification that cannot be read: {e}"));
+            Ok(None)
+        }
+        Err(e) => Err(unreadable(
+            &shape.id,
+            &e,
+            shape.method.as_deref(),
+            params.as_ref(),
+        )),
+    }
+}
+
+/// The checks of [`read`] that need only the message's top level (is it JSON, an object, with a usable
+/// `id`, `jsonrpc` 2.0, a `method` or a result, `params` an object or an array), without reading it as
+/// rmcp's typed message: what the HTTP server checks before rmcp reads the message itself (rmcp
+/// answers a message it cannot read 415, and [`read`] then says why).
+pub(crate) fn check_shape(bytes: &[u8]) -> Result<(), Malformed> {
+    shape(bytes).map(|_| ())
+}
+
+/// A message whose top level is well formed.
+struct Shape {
+    value: Value,
+    id: Value,
+    notification: bool,
+    method: Option<String>,
+}
+
+/// Why rmcp cannot read a well-formed message: -32602 for params a served method cannot take, -32600
+/// for anything else.
+fn unreadable(
+    id: &Value,
+    e: &serde_json::Error,
+    method: Option<&str>,
+    params: Option<&Value>,
+) -> Malformed {
+    // Which protocol the request speaks is not known here; rmcp reads that from the session.
+    match method.and_then(|m| invalid_params(m, params, true)) {
+        Some(wrong) => Malformed {
+            code: wrong.code.0,
+            message: wrong.message.into_owned(),
+            id: id.clone(),
+        },
+        None => Malformed::new(
+            ErrorCode::INVALID_REQUEST,
+            id.clone(),
+            format!("Invalid request: the message cannot be read as JSON-RPC 2.0 ({e})."),
+        ),
+    }
+}
+
+fn shape(bytes: &[u8]) -> Result<Shape, Malformed> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let value: Value = serde_json::from_slice(bytes).map_err(|e| {
         Malformed::new(
@@ -202,26 +260,12 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Option<RxJsonRpcMessage<RoleServer>>,
         .get("method")
         .and_then(Value::as_str)
         .map(str::to_string);
-    let params = object.get("params").cloned();
-    match serde_json::from_value::<RxJsonRpcMessage<RoleServer>>(value) {
-        Ok(message) => Ok(Some(message)),
-        Err(e) if notification => {
-            crate::log::debug(&format!("ignored a notification that cannot be read: {e}"));
-            Ok(None)
-        }
-        // Which protocol the request speaks is not known here; rmcp reads that from the session.
-        Err(e) => match method.and_then(|m| invalid_params(&m, params.as_ref(), true)) {
-            Some(wrong) => Err(Malformed {
-                code: wrong.code.0,
-                message: wrong.message.into_owned(),
-                id,
-            }),
-            None => Err(invalid(
-                &id,
-                format!("Invalid request: the message cannot be read as JSON-RPC 2.0 ({e})."),
-            )),
-        },
-    }
+    Ok(Shape {
+        value,
+        id,
+        notification,
+        method,
+    })
 }
 
 /// A check that reads a request as one typed form.

@@ -351,7 +351,9 @@ impl App {
             Ok(p) => p,
             Err(refused) => return *refused,
         };
-        *who = format!("person={} @{}", person.key.short(), person.username);
+        if crate::log::info_enabled() {
+            *who = format!("person={} @{}", person.key.short(), person.username);
+        }
         let too_many = |over: crate::serve::limits::Over| {
             reply::with_header(
                 reply::error(
@@ -389,7 +391,7 @@ impl App {
         .await
         {
             Ok(Checked::Untouched(req)) => self.mcp.handle(req).await,
-            Ok(Checked::Read(req)) => self.mcp.handle(req).await,
+            Ok(Checked::Read(req, read)) => body::explained(self.mcp.handle(req).await, &read),
             Err(refused) => *refused,
         };
         match (&session, session_of(response.headers())) {
