@@ -197,6 +197,11 @@ pub(crate) async fn page(
         None
     };
     let mut posts = result.page;
+    // A page read back comes newest first: turned around before the sort, which then finds it in order
+    // but for ties (sorted as it came, every post was moved past every other, a post being ~700 bytes).
+    if direction == Direction::Back {
+        posts.reverse();
+    }
     posts.sort_by(|a, b| (a.created(), a.id()).cmp(&(b.created(), b.id())));
     Ok(Posts {
         posts,

@@ -28,7 +28,7 @@ impl Key {
 
     /// The key in hex.
     pub(crate) fn hex(&self) -> String {
-        self.0.iter().map(|b| format!("{b:02x}")).collect()
+        hex(&self.0)
     }
 
     /// The digest itself.
@@ -38,8 +38,19 @@ impl Key {
 
     /// The first 8 hex digits: enough to tell persons apart in a log, useless to find the token.
     pub(crate) fn short(&self) -> String {
-        self.hex()[..8].to_string()
+        hex(&self.0[..4])
     }
+}
+
+/// Bytes in lowercase hex.
+fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        out.push(char::from(DIGITS[usize::from(b >> 4)]));
+        out.push(char::from(DIGITS[usize::from(b & 0xf)]));
+    }
+    out
 }
 
 impl std::fmt::Debug for Key {

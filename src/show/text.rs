@@ -123,15 +123,7 @@ fn flag_tags(rest: &[char]) -> Option<usize> {
 /// Text as a model may read it: see the module's description. The count is of the characters removed
 /// (not of those made visible or of line breaks normalized).
 pub(crate) fn clean(text: &str) -> (Cow<'_, str>, usize) {
-    // Printable ASCII, line feeds and tabs (most of what Mattermost answers) need nothing: checked a
-    // byte at a time, without decoding characters.
-    if text
-        .bytes()
-        .all(|b| matches!(b, b' '..=b'~' | b'\n' | b'\t'))
-    {
-        return (Cow::Borrowed(text), 0);
-    }
-    if !text.chars().any(needs_attention) {
+    if !needs_cleaning(text) {
         return (Cow::Borrowed(text), 0);
     }
     let chars: Vec<char> = text.chars().collect();
@@ -172,6 +164,15 @@ pub(crate) fn clean(text: &str) -> (Cow<'_, str>, usize) {
     (Cow::Owned(out), removed)
 }
 
+/// Whether [`clean`] would change anything in `text`. Printable ASCII, line feeds and tabs (most of
+/// what Mattermost answers) need nothing: checked a byte at a time, without decoding characters.
+fn needs_cleaning(text: &str) -> bool {
+    !text
+        .bytes()
+        .all(|b| matches!(b, b' '..=b'~' | b'\n' | b'\t'))
+        && text.chars().any(needs_attention)
+}
+
 /// Every string of a JSON answer (its keys too) [`clean`]ed in place: the last pass every tool's answer
 /// takes, so no text from Mattermost reaches a model unchecked, whatever the tool (the operation
 /// gateway's raw answers included). Returns how many characters it removed.
@@ -188,7 +189,7 @@ pub(crate) fn clean_value(value: &mut serde_json::Value) -> usize {
         Value::Array(items) => items.iter_mut().map(clean_value).sum(),
         Value::Object(map) => {
             let mut removed = 0;
-            if map.keys().any(|k| k.chars().any(needs_attention)) {
+            if map.keys().any(|k| needs_cleaning(k)) {
                 let old = std::mem::take(map);
                 for (k, v) in old {
                     let (key, n) = clean(&k);

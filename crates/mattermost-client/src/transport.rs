@@ -136,7 +136,10 @@ async fn buffer(response: reqwest::Response, max: usize) -> reqwest::Result<reqw
     let version = response.version();
     let headers = response.headers().clone();
     let mut response = response;
-    let mut body: Vec<u8> = Vec::new();
+    // Sized for the answer when Mattermost says its length (a growing buffer copies it each time it
+    // doubles).
+    let announced = response.content_length().unwrap_or(0);
+    let mut body: Vec<u8> = Vec::with_capacity(usize::try_from(announced).unwrap_or(max).min(max));
     while let Some(chunk) = response.chunk().await? {
         if body.len() + chunk.len() > max {
             body.extend_from_slice(&chunk[..max.saturating_sub(body.len())]);
