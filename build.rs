@@ -20,6 +20,8 @@ mod deferred;
 mod dispatch;
 #[path = "build/prune.rs"]
 mod prune;
+#[path = "build/responses.rs"]
+mod responses;
 
 use mattermost_spec::{Overrides, Surface, catalog, pinned, repairs};
 use std::path::{Path, PathBuf};
@@ -103,7 +105,8 @@ fn run() -> Result<(), String> {
         .map_err(|e| format!("the generated client's struct builders: {e}"))?;
     deferred::fields(&mut file)
         .map_err(|e| format!("the answers' parts kept unparsed (build/deferred.rs): {e}"))?;
-    let code = prettyplease::unparse(&file);
+    let code = responses::read_as_text(&prettyplease::unparse(&file))
+        .map_err(|e| format!("the answers' reading: {e}"))?;
     let dispatched = dispatch::generate(&file, classified)
         .map_err(|e| format!("the dispatcher cannot be generated from the client: {e}"))?;
     for line in &dispatched.not_generated {
