@@ -224,7 +224,7 @@ pub fn random_hex(n: usize) -> Result<String, ToolError> {
             "internal error: no randomness from the operating system ({e}); nothing was sent."
         ))
     })?;
-    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+    Ok(crate::hex::hex(&bytes))
 }
 
 /// Marks a nonce used by `person`: where the instances share answers (one answer sends once on any
@@ -258,7 +258,7 @@ fn digest(tool: &str, person: &str, binding: &[String]) -> String {
         h.update((part.len() as u64).to_be_bytes());
         h.update(part.as_bytes());
     }
-    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    crate::hex::hex(&h.finalize())
 }
 
 fn declined(tool: &str, action: &ElicitationAction) -> ToolError {

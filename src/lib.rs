@@ -29,6 +29,7 @@ pub mod context;
 pub mod error;
 #[cfg(test)]
 mod governance;
+pub(crate) mod hex;
 pub mod identity;
 pub(crate) mod ids;
 pub mod inventory;

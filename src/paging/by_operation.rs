@@ -166,10 +166,7 @@ pub(crate) fn identity(item: &Value) -> String {
     {
         return id.to_string();
     }
-    Sha256::digest(item.to_string().as_bytes())[..6]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::hex::hex(&Sha256::digest(item.to_string().as_bytes())[..6])
 }
 
 fn json_len(v: &Value) -> usize {

@@ -155,7 +155,7 @@ impl Fields {
                 out.push(char::from(b));
             } else {
                 out.push('~');
-                out.push_str(&format!("{b:02x}"));
+                out.push_str(&crate::hex::hex(&[b]));
             }
         }
         self.0.push(out);
@@ -268,10 +268,7 @@ pub(crate) fn fingerprint(args: &serde_json::Map<String, serde_json::Value>) -> 
         canonical.push_str(&canonical_value(&args[*k]));
     }
     canonical.push('}');
-    Sha256::digest(canonical.as_bytes())[..8]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::hex::hex(&Sha256::digest(canonical.as_bytes())[..8])
 }
 
 fn canonical_value(v: &serde_json::Value) -> String {

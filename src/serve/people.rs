@@ -6,6 +6,7 @@
 //! recently seen are forgotten until they fit.
 
 use crate::context::Ctx;
+use crate::hex::hex;
 use crate::serve::limits::PersonLimits;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
@@ -40,17 +41,6 @@ impl Key {
     pub(crate) fn short(&self) -> String {
         hex(&self.0[..4])
     }
-}
-
-/// Bytes in lowercase hex.
-fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        out.push(char::from(DIGITS[usize::from(b >> 4)]));
-        out.push(char::from(DIGITS[usize::from(b & 0xf)]));
-    }
-    out
 }
 
 impl std::fmt::Debug for Key {

@@ -22,16 +22,6 @@ impl<T: DeserializeOwned> Deferred<T> {
     }
 }
 
-impl<T: Serialize> Deferred<T> {
-    /// A part made from a value (as a test or a request body builds one).
-    pub fn new(value: &T) -> Result<Deferred<T>, serde_json::Error> {
-        Ok(Deferred {
-            raw: serde_json::value::to_raw_value(value)?,
-            of: PhantomData,
-        })
-    }
-}
-
 impl<T> Deferred<T> {
     /// The JSON as Mattermost sent it.
     pub fn json(&self) -> &str {

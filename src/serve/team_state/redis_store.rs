@@ -122,11 +122,7 @@ impl RedisState {
             .set_min_delay(Duration::from_millis(50));
         let conn = ConnectionManager::new_lazy_with_config(client, config)
             .map_err(|e| refused(e.to_string()))?;
-        let namespace: String = Sha256::digest(mattermost_url.as_bytes())
-            .iter()
-            .take(6)
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let namespace = crate::hex::hex(&Sha256::digest(mattermost_url.as_bytes())[..6]);
         let mut tag = [0u8; 8];
         getrandom::fill(&mut tag).map_err(|e| format!("no randomness from the system: {e}"))?;
         Ok(RedisState(Arc::new(Inner {
@@ -136,7 +132,7 @@ impl RedisState {
             limits,
             admit: redis::Script::new(include_str!("admit.lua")),
             outage: Mutex::new(Outage::default()),
-            instance: tag.iter().map(|b| format!("{b:02x}")).collect(),
+            instance: crate::hex::hex(&tag),
             calls: AtomicU64::new(0),
         })))
     }
@@ -464,7 +460,7 @@ impl SharedAnswers for RedisAnswers {
         let key = format!("{}sealing-key", inner.prefix);
         let mut fresh = [0u8; 32];
         getrandom::fill(&mut fresh).map_err(|e| format!("no randomness from the system: {e}"))?;
-        let hex: String = fresh.iter().map(|b| format!("{b:02x}")).collect();
+        let hex = crate::hex::hex(&fresh);
         let mut c = inner.conn.clone();
         // The first instance's key stays; every instance reads the one that stayed.
         let (_, kept) = inner

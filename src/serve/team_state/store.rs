@@ -19,10 +19,7 @@ pub(crate) const SESSION_KEPT_FOR: Duration = Duration::from_secs(24 * 3600);
 
 /// The name a session is stored under: the SHA-256 of its id, in hex.
 pub(crate) fn session_name(session_id: &str) -> String {
-    Sha256::digest(session_id.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::hex::hex(&Sha256::digest(session_id.as_bytes()))
 }
 
 /// A place for one running call, held until the call's response is sent; dropping it frees the

@@ -139,10 +139,7 @@ pub(crate) fn prepare(
         if let Some(kind) = credential(&text, cx.token().expose()) {
             return Err(refused_credential(tool, &f.name, kind));
         }
-        let sha256 = Sha256::digest(&bytes)
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let sha256 = crate::hex::hex(&Sha256::digest(&bytes));
         out.push(Prepared {
             name: f.name.clone(),
             bytes,
