@@ -205,16 +205,22 @@ class Run:
         }
 
 
-def callgrind_count(name, binary, people, calls, out_dir):
-    """Instructions the server executes per call at `people` people, `calls` calls each."""
+READ = {"channel": "{channel}", "limit": 20}
+
+
+def callgrind_count(name, binary, people, calls, out_dir, args=READ):
+    """Instructions the server executes per read_channel call with `args` at `people` people, `calls`
+    calls each. Every person first makes one uncounted call of a one-post page (token checks and
+    caches), so `args` may also be ones the tool refuses."""
     env = {"MATTERMOST_MCP_LOG": "warn", "MATTERMOST_MCP_PERSON_RATE": "1000000"}
     prefix = os.path.join(out_dir, f"callgrind.{re.sub('[^a-z0-9]+', '-', name.lower())}")
     wrap = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={prefix}.%p"]
-    run = Run(name, [binary, "serve", "--http", "127.0.0.1:{port}"], env, "read_channel",
-              {"channel": "{channel}", "limit": 20}, people, binary, wrap=wrap)
+    run = Run(name, [binary, "serve", "--http", "127.0.0.1:{port}"], env, "read_channel", args, people,
+              binary, wrap=wrap)
+    warm = {"channel": run.args["channel"], "limit": 1}
     try:
         for t in run.tokens[:people]:
-            check_call(run.url, t, run.tool, run.args, "stateless")  # token checks and caches, uncounted
+            check_call(run.url, t, run.tool, warm, "stateless")  # token checks and caches, uncounted
         pid = str(run.proc.pid)
         subprocess.run(["callgrind_control", "--instr=on", pid], check=True, capture_output=True)
         summary, _ = wrk(run.url, run.tokens_file.name, people, run.tool, run.args, "stateless", calls=calls)
@@ -285,14 +291,29 @@ def main():
         finally:
             run.stop()
 
-    counts = []
+    counts, parts = [], []
     if a.callgrind_calls and shutil.which("valgrind"):
         os.makedirs(a.profiles, exist_ok=True)
+        profiles = os.path.abspath(a.profiles)
         for name, binary in ours:
-            c = callgrind_count(name, binary, max(levels), a.callgrind_calls, os.path.abspath(a.profiles))
+            c = callgrind_count(name, binary, max(levels), a.callgrind_calls, profiles)
             counts.append((name, c))
             print(f"{name:32} callgrind: {c['per_call'] / 1e6:.3f} M instructions per call "
                   f"({c['calls']} calls at {max(levels)} people; {c['profile']})", file=sys.stderr)
+        # This build's call taken apart: a call refused before any request to Mattermost (what every
+        # tool call costs in HTTP, MCP and the tool's dispatch), a one-post page (one Mattermost request
+        # more, 2 posts read, 1 shown), and what each further post adds (the 20-post page reads 21).
+        refused = callgrind_count("refused", a.binary, max(levels), a.callgrind_calls, profiles,
+                                  {"channel": "{channel}", "limit": -5})
+        one = callgrind_count("one post", a.binary, max(levels), a.callgrind_calls, profiles,
+                              {"channel": "{channel}", "limit": 1})
+        full = counts[0][1]["per_call"]
+        parts = [("a call refused before any request to Mattermost", refused["per_call"]),
+                 ("a page of one post (one request, 2 posts read)", one["per_call"]),
+                 ("each further post read and shown", (full - one["per_call"]) / 19),
+                 ("a page of 20 posts (21 read)", full)]
+        for what, n in parts:
+            print(f"{'parts':32} {what}: {n / 1e6:.3f} M instructions per call", file=sys.stderr)
 
     print(f"\n{os.cpu_count()} cores; {a.seconds:g} s per level; wrk, the simulator and the server on this machine.\n")
     print("| server | calls | people | calls/s | p50 ms | p99 ms | errors | server CPU ms/call | simulator CPU ms/call | wrk CPU ms/call |")
@@ -311,6 +332,10 @@ def main():
         print("|---|---:|---:|")
         for name, c in counts:
             print(f"| {name} | {c['per_call'] / 1e6:.2f} million | {c['calls']} |")
+    if parts:
+        print(f"\n| this build's read_channel call, taken apart | instructions |\n|---|---:|")
+        for what, n in parts:
+            print(f"| {what} | {n / 1e6:.3f} million |")
 
 
 if __name__ == "__main__":
