@@ -7,7 +7,6 @@
 //! and the token only ever comes from a scope.
 
 use crate::Secret;
-use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
@@ -36,6 +35,24 @@ pub fn operation_key(name: &str) -> String {
         .collect()
 }
 
+/// Whether `a` and `b` name the same operation, in either spelling: their [`operation_key`]s
+/// compared, without making either (a scope checks every request it sends against each operation it
+/// declares).
+pub fn same_operation(a: &str, b: &str) -> bool {
+    if !(a.is_ascii() && b.is_ascii()) {
+        return operation_key(a) == operation_key(b);
+    }
+    let mut a = a.bytes().filter(|c| *c != b'_');
+    let mut b = b.bytes().filter(|c| *c != b'_');
+    loop {
+        match (a.next(), b.next()) {
+            (None, None) => return true,
+            (Some(x), Some(y)) if x.eq_ignore_ascii_case(&y) => {}
+            _ => return false,
+        }
+    }
+}
+
 /// Where a call's progress messages go (a client's progress notifications), when the client asked:
 /// the step, the total when known, and what is happening.
 pub type Progress = Box<dyn Fn(u32, Option<u32>, String) + Send + Sync>;
@@ -49,8 +66,8 @@ pub struct CallScope {
     /// The tool's name, which the transport's refusals name.
     pub(crate) tool: &'static str,
     /// The operations the scope may send (a tool's declaration, or the one operation the gateway was
-    /// asked for), by [`operation_key`].
-    declared: BTreeSet<String>,
+    /// asked for), in the spelling they were given.
+    declared: Vec<&'static str>,
     token: Secret,
     requests: AtomicU32,
     deadline: Instant,
@@ -85,7 +102,7 @@ impl CallScope {
     ) -> CallScope {
         CallScope {
             tool,
-            declared: declared.into_iter().map(operation_key).collect(),
+            declared: declared.into_iter().collect(),
             token,
             requests: AtomicU32::new(0),
             deadline: Instant::now() + budget,
@@ -159,9 +176,9 @@ impl CallScope {
         SCOPE.scope(self.clone(), f).await
     }
 
-    /// Whether the scope may send `operation`, in either spelling ([`operation_key`]).
+    /// Whether the scope may send `operation`, in either spelling ([`same_operation`]).
     pub(crate) fn declares(&self, operation: &str) -> bool {
-        self.declared.contains(&operation_key(operation))
+        self.declared.iter().any(|d| same_operation(d, operation))
     }
 
     /// The token the scope's requests carry.
@@ -227,7 +244,7 @@ pub fn step(message: impl FnOnce() -> String) {
 
 #[cfg(test)]
 mod tests {
-    use super::operation_key;
+    use super::{operation_key, same_operation};
 
     #[test]
     fn both_spellings_of_an_operation_fold_to_one_key() {
@@ -237,5 +254,34 @@ mod tests {
             operation_key("GetPostsForChannel")
         );
         assert_eq!(operation_key("ÉtatDu_Canal"), "étatducanal");
+    }
+
+    #[test]
+    fn two_names_are_the_same_operation_exactly_when_their_keys_are() {
+        let names = [
+            "GetPostsForChannel",
+            "get_posts_for_channel",
+            "getpostsforchannel",
+            "GetPosts",
+            "GetPostsForChannels",
+            "get_posts_for_channel_",
+            "GetPostsAroundLastUnread",
+            "",
+            "_",
+            "ÉtatDu_Canal",
+            "état_du_canal",
+            "EtatDuCanal",
+        ];
+        for a in names {
+            for b in names {
+                assert_eq!(
+                    same_operation(a, b),
+                    operation_key(a) == operation_key(b),
+                    "{a:?} and {b:?}"
+                );
+            }
+        }
+        assert!(same_operation("get_posts_for_channel", "GetPostsForChannel"));
+        assert!(!same_operation("GetPosts", "GetPostsForChannel"));
     }
 }
