@@ -281,7 +281,10 @@ mod tests {
                 );
             }
         }
-        assert!(same_operation("get_posts_for_channel", "GetPostsForChannel"));
+        assert!(same_operation(
+            "get_posts_for_channel",
+            "GetPostsForChannel"
+        ));
         assert!(!same_operation("GetPosts", "GetPostsForChannel"));
     }
 }
