@@ -194,6 +194,15 @@ impl Client {
             .unwrap_or_else(|e| panic!("{tool}: protocol error {e}"))
     }
 
+    /// A call whose request may fail on its way (the client's error, as text), for a test that kills
+    /// an instance while a client talks to it.
+    pub async fn try_call(&self, tool: &str, args: Value) -> Result<CallToolResult, String> {
+        self.service
+            .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(obj(args)))
+            .await
+            .map_err(|e| e.to_string())
+    }
+
     /// The structured answer of a call that must succeed.
     pub async fn ok(&self, tool: &str, args: Value) -> Value {
         let r = self.call(tool, args.clone()).await;
