@@ -188,8 +188,7 @@ impl Client {
     }
 
     pub async fn call(&self, tool: &str, args: Value) -> CallToolResult {
-        self.service
-            .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(obj(args)))
+        self.try_call(tool, args)
             .await
             .unwrap_or_else(|e| panic!("{tool}: protocol error {e}"))
     }
@@ -206,13 +205,7 @@ impl Client {
     /// The structured answer of a call that must succeed.
     pub async fn ok(&self, tool: &str, args: Value) -> Value {
         let r = self.call(tool, args.clone()).await;
-        assert_ne!(
-            r.is_error,
-            Some(true),
-            "{tool} {args} answered an error: {:?}",
-            r.structured_content
-        );
-        r.structured_content.expect("structured content")
+        succeeded(tool, &args, r)
     }
 
     /// The error of a call that must be refused.
@@ -354,4 +347,15 @@ pub fn tool_result(answer: &Answer) -> Value {
     let v = answer.json();
     assert!(v.get("error").is_none(), "a JSON-RPC error: {v}");
     v["result"].clone()
+}
+
+/// The structured answer of a call that must have succeeded.
+pub fn succeeded(tool: &str, args: &Value, r: CallToolResult) -> Value {
+    assert_ne!(
+        r.is_error,
+        Some(true),
+        "{tool} {args} answered an error: {:?}",
+        r.structured_content
+    );
+    r.structured_content.expect("structured content")
 }

@@ -250,35 +250,24 @@ async fn sessions_shared_in_redis_page_every_item_once_with_the_opening_instance
     // A request sent while nginx is still finding out that the killed instance is gone can fail on its
     // way (the client's connection closed before the answer); the cursor makes sending it again safe,
     // and every item must still come exactly once. Once, right after the kill, at most.
-    let mut resent = Vec::new();
-    let page_of = async |tool: &str, args: &Value, just_killed: bool, resent: &mut Vec<String>| {
+    let mut resent = false;
+    let page_of = async |tool: &str, args: &Value, just_killed: bool, resent: &mut bool| {
         let sent = client.try_call(tool, args.clone()).await;
-        match sent {
+        let r = match sent {
             Ok(r) => r,
-            Err(e) if just_killed && resent.is_empty() => {
+            Err(e) if just_killed && !*resent => {
                 eprintln!("{tool} failed on its way right after the kill ({e}); sent again");
-                resent.push(e);
+                *resent = true;
                 client.call(tool, args.clone()).await
             }
             Err(e) => panic!("{tool}: protocol error {e}"),
-        }
-    };
-    let structured = |tool: &str, r: rmcp::model::CallToolResult| {
-        assert_ne!(
-            r.is_error,
-            Some(true),
-            "{tool} answered an error: {:?}",
-            r.structured_content
-        );
-        r.structured_content.expect("structured content")
+        };
+        h::succeeded(tool, args, r)
     };
     while !(rc_done && ls_done) {
         let just_killed = killed_after == Some(pages);
         if !rc_done {
-            let page = structured(
-                "read_channel",
-                page_of("read_channel", &rc_args, just_killed, &mut resent).await,
-            );
+            let page = page_of("read_channel", &rc_args, just_killed, &mut resent).await;
             rc_ids.extend(h::item_ids(std::slice::from_ref(&page)));
             match page["next_cursor"].as_str() {
                 Some(c) => rc_args["cursor"] = json!(c),
@@ -286,10 +275,7 @@ async fn sessions_shared_in_redis_page_every_item_once_with_the_opening_instance
             }
         }
         if !ls_done {
-            let page = structured(
-                "list_saved",
-                page_of("list_saved", &ls_args, just_killed, &mut resent).await,
-            );
+            let page = page_of("list_saved", &ls_args, just_killed, &mut resent).await;
             ls_ids.extend(h::item_ids(std::slice::from_ref(&page)));
             match page["next_cursor"].as_str() {
                 Some(c) => ls_args["cursor"] = json!(c),

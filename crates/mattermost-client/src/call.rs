@@ -19,8 +19,8 @@ tokio::task_local! {
 /// (`get_posts_for_channel`) spell it, folded to one form.
 pub fn operation_key(name: &str) -> String {
     if name.is_ascii() {
-        // Every operation id is ASCII: folded a byte at a time (a call keys each operation it declares
-        // and each request it sends; by characters, that was ~60,000 instructions a call).
+        // Every operation id is ASCII: folded a byte at a time (each request a call sends is keyed,
+        // for the null-array and server-version tables).
         let mut key = String::with_capacity(name.len());
         key.extend(
             name.bytes()
